@@ -1,0 +1,94 @@
+// @ts-check
+// The Watt runtime's lifecycle for benches and tests: start (or reuse one a user
+// started), wait until every transport answers, stop what we started.
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { request } from 'undici'
+import { entryPort, metricsPort } from '../../lib/ports.js'
+import { spawnTracked, stopChild } from './processes.js'
+import { isListening } from './ports.js'
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
+const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsfastify/direct']
+
+/**
+ * @typedef {object} Runtime
+ * @property {string} url          entry base URL, http://127.0.0.1:PORT
+ * @property {number} port
+ * @property {string} metricsUrl   Prometheus endpoint base URL
+ * @property {number | null} pid   null when reusing a runtime we did not start
+ * @property {boolean} started     true when this call started it (and stop() stops it)
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Starts the runtime unless one already answers on the entry port.
+ * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean }} [options]
+ * @returns {Promise<Runtime>}
+ */
+export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true } = {}) {
+  const fullEnv = { ...process.env, ...env }
+  const port = entryPort(fullEnv)
+  const url = `http://127.0.0.1:${port}`
+  const metricsUrl = `http://127.0.0.1:${metricsPort(fullEnv)}`
+
+  if (await isListening(port)) {
+    if (!reuse) throw new Error(`port ${port} is already in use; stop what listens there or set PORT`)
+    await waitForReady(url, { timeoutMs: readyTimeoutMs })
+    return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
+  }
+
+  const { child, exited, output } = spawnTracked(process.execPath, [WATTPM_CLI, 'start', '--env', 'watt.env'], {
+    cwd: PROJECT_ROOT,
+    env: fullEnv
+  })
+  let exitedEarly = false
+  exited.then(() => { exitedEarly = true })
+  try {
+    await waitForReady(url, { timeoutMs: readyTimeoutMs, isDead: () => exitedEarly })
+  } catch (err) {
+    await stopChild(child)
+    throw new Error(`${/** @type {Error} */ (err).message}\n--- runtime output ---\n${output()}`)
+  }
+  return {
+    url,
+    port,
+    metricsUrl,
+    pid: child.pid ?? null,
+    started: true,
+    stop: () => stopChild(child)
+  }
+}
+
+/**
+ * Waits until every transport route answers 200: the mesh, the TCP listeners and
+ * the messaging handlers are all up, not just the entry's socket.
+ * @param {string} url
+ * @param {{ timeoutMs?: number, isDead?: () => boolean }} [options]
+ */
+export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => false } = {}) {
+  const deadline = Date.now() + timeoutMs
+  let last = 'no answer yet'
+  while (Date.now() < deadline) {
+    if (isDead()) throw new Error('the runtime exited before it was ready')
+    const statuses = await Promise.all(READY_PATHS.map((path) => probe(url + path)))
+    if (statuses.every((status) => status === 200)) return
+    last = READY_PATHS.map((path, i) => `${path} ${statuses[i]}`).join(', ')
+    await sleep(200)
+  }
+  throw new Error(`the runtime at ${url} was not ready within ${timeoutMs} ms (${last})`)
+}
+
+/** @param {string} url */
+async function probe (url) {
+  try {
+    const { statusCode, body } = await request(url, { headersTimeout: 2000, bodyTimeout: 2000 })
+    await body.dump()
+    return statusCode
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code ?? 'error'
+  }
+}

@@ -1,0 +1,6 @@
+import neostandard from 'neostandard'
+
+export default neostandard({
+  ts: true,
+  ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**']
+})

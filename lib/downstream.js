@@ -1,0 +1,87 @@
+// @ts-check
+// The handler every downstream service mounts: `GET /hello?size=N` over HTTP
+// (mesh and TCP reach this same function) and a `hello` messaging handler for RPC.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
+
+/** Server-side keep-alive, longer than every client pool's, so clients close first. */
+export const SERVER_KEEP_ALIVE_MS = 10_000
+
+/**
+ * What `/hello` answers for a query: status, body, and how long to hold it back
+ * (the delay fault). Synchronous so the hot path costs no promise.
+ * @param {string} service
+ * @param {Record<string, unknown>} query
+ * @returns {{ status: number, body: Buffer, delay: number }}
+ */
+export function helloResponse (service, query) {
+  let parsed
+  try {
+    parsed = parseHelloRequest(query)
+  } catch (err) {
+    const message = /** @type {Error} */ (err).message
+    return { status: 400, body: Buffer.from(JSON.stringify({ statusCode: 400, error: 'Bad Request', message })), delay: 0 }
+  }
+  const { size, fault } = parsed
+  const body = helloBody(service, size)
+  return { status: 200, body: fault.corrupt ? corruptBody(body) : body, delay: fault.delay ?? 0 }
+}
+
+/**
+ * A node:http request listener serving the contract.
+ * @param {string} service
+ * @returns {import('node:http').RequestListener}
+ */
+export function createHelloListener (service) {
+  return function helloListener (req, res) {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname !== '/hello') return send(res, 404, jsonBody({ statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` }))
+    if (req.method !== 'GET') return send(res, 405, jsonBody({ statusCode: 405, error: 'Method Not Allowed', message: 'use GET' }))
+    const { status, body, delay } = helloResponse(service, Object.fromEntries(url.searchParams))
+    if (delay) setTimeout(send, delay, res, status, body)
+    else send(res, status, body)
+  }
+}
+
+/** @param {unknown} value */
+function jsonBody (value) {
+  return Buffer.from(JSON.stringify(value))
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {Buffer} body
+ */
+function send (res, status, body) {
+  if (res.destroyed) return
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length })
+  res.end(body)
+}
+
+/**
+ * Registers the `hello` messaging handler (the `rpc` transport) in this worker.
+ * Bad input throws; the caller's `send` rejects with that message.
+ * @param {string} service
+ */
+export function handleHelloMessages (service) {
+  const messaging = /** @type {any} */ (globalThis).platformatic?.messaging
+  if (!messaging) return // running outside Watt (e.g. a unit test): nothing to register
+  messaging.handle('hello', async (/** @type {Record<string, unknown>} */ message) => {
+    const { size, fault } = parseHelloRequest(message ?? {})
+    if (fault.delay) await sleep(fault.delay)
+    const hello = helloObject(service, size)
+    return fault.corrupt ? { ...hello, pad: hello.pad.slice(1) + '!' } : hello
+  })
+}
+
+/**
+ * Closes this service's own listener when Watt stops the application, so the
+ * worker exits promptly and no keep-alive socket holds it open.
+ * @param {() => Promise<unknown> | void} close
+ */
+export function closeOnStop (close) {
+  const events = /** @type {any} */ (globalThis).platformatic?.events
+  if (!events) return
+  events.on('close', close)
+}

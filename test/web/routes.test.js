@@ -1,0 +1,99 @@
+// A real runtime: every route, fan-out 1..4, sizes across the mesh's 32 KiB
+// step, bad input, 502 and 504 naming the service, and a clean stop.
+import t from 'tap'
+import { request } from 'undici'
+import { isListening } from '../../bench/lib/ports.js'
+import { privateRuntime } from '../helpers/runtime.js'
+
+const TRANSPORTS = ['ipc', 'tcp', 'rpc', 'direct']
+const SERVICES = ['fastify2', 'node3', 'type1', 'type4']
+const SIZES = [0, 31 * 1024, 33 * 1024, 256 * 1024]
+const CALL_TIMEOUT_MS = 400
+
+// Independent of lib/contract.js: what a downstream body must weigh.
+const expectedBytes = (service, size) => Buffer.byteLength(JSON.stringify({ service, size, pad: 'x'.repeat(size) }))
+
+async function get (url) {
+  const started = process.hrtime.bigint()
+  const { statusCode, headers, body } = await request(url)
+  const json = await body.json()
+  return { statusCode, headers, json, ms: Number(process.hrtime.bigint() - started) / 1e6 }
+}
+
+const runtime = await privateRuntime(t, { CALL_TIMEOUT_MS: String(CALL_TIMEOUT_MS) })
+
+t.test('every transport answers verified results for fan-out 1..4 and every size', async (t) => {
+  for (const transport of TRANSPORTS) {
+    for (const size of SIZES) {
+      for (let fanout = 1; fanout <= 4; fanout++) {
+        const { statusCode, json } = await get(`${runtime.url}/tsfastify/${transport}?size=${size}&fanout=${fanout}`)
+        const label = `${transport} size=${size} fanout=${fanout}`
+        t.equal(statusCode, 200, label)
+        t.equal(json.transport, transport, label)
+        t.equal(json.size, size, label)
+        t.equal(json.fanout, fanout, label)
+        t.same(json.results, SERVICES.slice(0, fanout).map((service) => ({ service, status: 200, bytes: expectedBytes(service, size) })), label)
+      }
+    }
+  }
+})
+
+t.test('each downstream serves the contract on its own loopback port', async (t) => {
+  for (const service of SERVICES) {
+    const port = runtime.ports[`${service.toUpperCase()}_PORT`]
+    const { statusCode, headers, json } = await get(`http://127.0.0.1:${port}/hello?size=40000`)
+    t.equal(statusCode, 200, service)
+    t.equal(headers['content-length'], String(expectedBytes(service, 40000)), `${service} sets content-length`)
+    t.equal(headers['content-type'], 'application/json', service)
+    t.equal(json.service, service)
+    t.equal(json.pad.length, 40000)
+    const bad = await get(`http://127.0.0.1:${port}/hello?size=-3`)
+    t.equal(bad.statusCode, 400, `${service} rejects a bad size`)
+  }
+})
+
+t.test('bad query values answer 400 with a JSON error, never 500', async (t) => {
+  const bad = ['size=-1', 'size=abc', 'size=1.5', 'size=1048577', 'fanout=0', 'fanout=5', 'fanout=x', 'fault=nobody:corrupt', 'fault=node3:explode', 'fault=node3:delay:999999']
+  for (const transport of TRANSPORTS) {
+    for (const query of bad) {
+      const { statusCode, json } = await get(`${runtime.url}/tsfastify/${transport}?${query}`)
+      t.equal(statusCode, 400, `${transport}?${query}`)
+      t.equal(json.statusCode, 400)
+      t.type(json.message, 'string')
+      t.ok(json.message.length > 0, 'says what is wrong')
+    }
+  }
+})
+
+t.test('a downstream answering wrongly gives 502 naming it', async (t) => {
+  for (const transport of TRANSPORTS) {
+    for (const service of SERVICES) {
+      const { statusCode, json } = await get(`${runtime.url}/tsfastify/${transport}?fault=${service}:corrupt`)
+      t.equal(statusCode, 502, `${transport} ${service}`)
+      t.equal(json.service, service)
+      t.equal(json.transport, transport)
+      t.match(json.message, new RegExp(`^${service} `))
+    }
+  }
+})
+
+t.test('a downstream too slow gives 504 naming it, within the per-call timeout', async (t) => {
+  for (const transport of TRANSPORTS) {
+    const { statusCode, json, ms } = await get(`${runtime.url}/tsfastify/${transport}?fault=type4:delay:3000`)
+    t.equal(statusCode, 504, transport)
+    t.equal(json.service, 'type4')
+    t.match(json.message, `within ${CALL_TIMEOUT_MS} ms`)
+    t.ok(ms < CALL_TIMEOUT_MS + 1000, `${transport} answered in ${ms.toFixed(0)} ms, not after the 3 s delay`)
+  }
+  // the entry keeps serving after the abandoned calls
+  const { statusCode } = await get(`${runtime.url}/tsfastify/ipc`)
+  t.equal(statusCode, 200)
+})
+
+t.test('the runtime stops cleanly: process gone, no port left listening', async (t) => {
+  await runtime.stop()
+  t.throws(() => process.kill(runtime.pid, 0), { code: 'ESRCH' }, 'runtime process has exited')
+  for (const [name, port] of Object.entries(runtime.ports)) {
+    t.notOk(await isListening(port), `${name} ${port} is closed`)
+  }
+})

@@ -1,0 +1,18 @@
+// fastify2: a plain Fastify app in JavaScript. Routing is Fastify's; the body
+// and the fault handling are the shared contract's, so bytes match the others.
+import Fastify from 'fastify'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { closeOnStop, handleHelloMessages, helloResponse, SERVER_KEEP_ALIVE_MS } from '../../lib/downstream.js'
+import { HOST, tcpPortOf } from '../../lib/ports.js'
+
+const app = Fastify({ logger: false, keepAliveTimeout: SERVER_KEEP_ALIVE_MS })
+
+app.get('/hello', async (request, reply) => {
+  const { status, body, delay } = helloResponse('fastify2', /** @type {Record<string, unknown>} */ (request.query))
+  if (delay) await sleep(delay)
+  return reply.code(status).type('application/json').send(body)
+})
+
+await app.listen({ port: tcpPortOf('fastify2'), host: HOST })
+handleHelloMessages('fastify2')
+closeOnStop(() => app.close())

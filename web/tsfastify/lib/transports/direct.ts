@@ -1,0 +1,19 @@
+// direct: no call at all. The same bytes built and verified in-process: the
+// floor that shows what the fan-out costs with zero transport.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { checkHelloBody, corruptBody, helloBody } from '../../../../lib/contract.js'
+import { type CallRequest, type CallResult, DownstreamError, type Transport } from '../transport.ts'
+
+export function createDirectTransport (): Transport {
+  return {
+    name: 'direct',
+    async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
+      if (call.fault?.delay) await sleep(call.fault.delay, undefined, { signal })
+      let body = helloBody(call.service, call.size)
+      if (call.fault?.corrupt) body = corruptBody(body)
+      const problem = checkHelloBody(call.service, call.size, 200, body)
+      if (problem) throw new DownstreamError(call.service, problem)
+      return { service: call.service, status: 200, bytes: body.length }
+    }
+  }
+}

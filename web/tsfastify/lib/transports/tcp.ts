@@ -1,0 +1,44 @@
+// tcp: HTTP over loopback TCP to the very same worker and listener, on the
+// service's own port, through one explicitly sized keep-alive pool per target.
+import { Pool } from 'undici'
+import { HOST, tcpPortOf } from '../../../../lib/ports.js'
+import { SERVER_KEEP_ALIVE_MS } from '../../../../lib/downstream.js'
+import { type CallRequest, type CallResult, helloPath, type Transport } from '../transport.ts'
+import { verifyHttpAnswer } from './http-answer.ts'
+
+export interface TcpOptions {
+  connections: number
+}
+
+// Client keep-alive well below the server's, so the client always closes an idle
+// socket first and never writes to one the server is closing ("other side closed").
+const CLIENT_KEEP_ALIVE_MS = SERVER_KEEP_ALIVE_MS / 2
+
+export function createTcpTransport ({ connections }: TcpOptions): Transport {
+  const pools = new Map<string, Pool>()
+  function poolFor (service: string): Pool {
+    let pool = pools.get(service)
+    if (!pool) {
+      pool = new Pool(`http://${HOST}:${tcpPortOf(service)}`, {
+        connections,
+        pipelining: 1,
+        keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS
+      })
+      pools.set(service, pool)
+    }
+    return pool
+  }
+
+  return {
+    name: 'tcp',
+    async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
+      const answer = await poolFor(call.service).request({ method: 'GET', path: helloPath(call), signal })
+      return verifyHttpAnswer(call, answer)
+    },
+    async close () {
+      await Promise.all([...pools.values()].map((pool) => pool.close()))
+      pools.clear()
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// GET /tsfastify/{ipc,tcp,rpc,direct}: fan one request out to `fanout` of the
+// four downstream services over one transport, verify every answer, report.
+import type { FastifyInstance } from 'fastify'
+import { DEFAULT_SIZE, DOWNSTREAM_SERVICES, MAX_DELAY_MS, MAX_SIZE } from '../../../lib/contract.js'
+import { fanOut } from '../lib/fan-out.ts'
+import { readSettings } from '../lib/settings.ts'
+import type { CallRequest, Transport } from '../lib/transport.ts'
+import { createDirectTransport } from '../lib/transports/direct.ts'
+import { createIpcTransport } from '../lib/transports/ipc.ts'
+import { createRpcTransport } from '../lib/transports/rpc.ts'
+import { createTcpTransport } from '../lib/transports/tcp.ts'
+
+interface FanOutQuery {
+  size: number
+  fanout: number
+  fault?: string
+}
+
+const SERVICE_PATTERN = DOWNSTREAM_SERVICES.join('|')
+
+const querystring = {
+  type: 'object',
+  properties: {
+    size: { type: 'integer', minimum: 0, maximum: MAX_SIZE, default: DEFAULT_SIZE },
+    fanout: { type: 'integer', minimum: 1, maximum: DOWNSTREAM_SERVICES.length, default: DOWNSTREAM_SERVICES.length },
+    // Fault injection for tests and the reliability suite: `<service>:corrupt` or `<service>:delay:<ms>`.
+    fault: { type: 'string', pattern: `^(${SERVICE_PATTERN}):(corrupt|delay:[0-9]{1,5})$` }
+  }
+} as const
+
+const result = {
+  type: 'object',
+  properties: { service: { type: 'string' }, status: { type: 'integer' }, bytes: { type: 'integer' } }
+} as const
+
+const failure = {
+  type: 'object',
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    service: { type: 'string' },
+    transport: { type: 'string' }
+  }
+} as const
+
+const response = {
+  200: {
+    type: 'object',
+    properties: {
+      transport: { type: 'string' },
+      size: { type: 'integer' },
+      fanout: { type: 'integer' },
+      results: { type: 'array', items: result }
+    }
+  },
+  502: failure,
+  504: failure
+} as const
+
+export default async function fanOutRoutes (app: FastifyInstance): Promise<void> {
+  const settings = readSettings()
+  const transports: Transport[] = [
+    createIpcTransport(),
+    createTcpTransport({ connections: settings.tcpPoolConnections }),
+    createRpcTransport(),
+    createDirectTransport()
+  ]
+  app.addHook('onClose', async () => {
+    await Promise.all(transports.map((transport) => transport.close?.()))
+  })
+
+  for (const transport of transports) {
+    app.get<{ Querystring: FanOutQuery }>(`/tsfastify/${transport.name}`, { schema: { querystring, response } }, async (request, reply) => {
+      const { size, fanout, fault } = request.query
+      const calls = DOWNSTREAM_SERVICES.slice(0, fanout).map((service): CallRequest => ({ service, size, fault: faultFor(service, fault) }))
+      const outcome = await fanOut(transport, calls, settings.callTimeoutMs)
+      return reply.code(outcome.statusCode).send(outcome.body)
+    })
+  }
+}
+
+function faultFor (service: string, fault: string | undefined): CallRequest['fault'] {
+  if (!fault) return undefined
+  const [target, kind, ms] = fault.split(':')
+  if (target !== service) return undefined
+  return kind === 'corrupt' ? { corrupt: true } : { delay: Math.min(Number(ms), MAX_DELAY_MS) }
+}
