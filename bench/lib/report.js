@@ -1,0 +1,136 @@
+// @ts-check
+// One report renderer for every suite: sections of text, tables and charts,
+// written as Markdown and as a self-contained HTML page whose charts are SVG
+// rendered server-side by ECharts (no browser, no script in the page).
+import * as echarts from 'echarts'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+
+/**
+ * @typedef {{ headers: string[], rows: (string | number)[][] }} TableData
+ * @typedef {{ title: string, text?: string, table?: TableData, charts?: object[] }} Section
+ * @typedef {{ title: string, intro?: string, sections: Section[] }} Report
+ */
+
+/**
+ * @param {TableData} table
+ */
+export function markdownTable ({ headers, rows }) {
+  const escape = (/** @type {string | number} */ cell) => String(cell).replace(/\|/g, '\\|')
+  return [
+    `| ${headers.map(escape).join(' | ')} |`,
+    `| ${headers.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`)
+  ].join('\n')
+}
+
+/**
+ * Renders an ECharts option to an SVG string, server-side.
+ * @param {object} option
+ * @param {{ width?: number, height?: number }} [size]
+ */
+export function chartSvg (option, { width = 820, height = 360 } = {}) {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height })
+  chart.setOption({ animation: false, backgroundColor: '#ffffff', ...option })
+  const svg = chart.renderToSVGString()
+  chart.dispose()
+  return svg
+}
+
+/**
+ * A grouped bar chart: one group per category, one bar per series.
+ * @param {{ title: string, categories: string[], series: { name: string, values: (number | null)[] }[], unit?: string, log?: boolean }} spec
+ */
+export function barChart ({ title, categories, series, unit = '', log = false }) {
+  return {
+    title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
+    legend: { top: 26 },
+    grid: { left: 70, right: 20, top: 60, bottom: 40 },
+    tooltip: {},
+    xAxis: { type: 'category', data: categories },
+    yAxis: { type: log ? 'log' : 'value', name: unit, nameTextStyle: { align: 'left' } },
+    series: series.map(({ name, values }) => ({
+      name,
+      type: 'bar',
+      data: values,
+      label: { show: series.length * categories.length <= 16, position: 'top', fontSize: 10, formatter: (/** @type {any} */ p) => shortNumber(p.value) }
+    }))
+  }
+}
+
+/**
+ * A line chart over a numeric or category x axis.
+ * @param {{ title: string, xName: string, categories: string[], series: { name: string, values: (number | null)[] }[], unit?: string, log?: boolean }} spec
+ */
+export function lineChart ({ title, xName, categories, series, unit = '', log = false }) {
+  return {
+    title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
+    legend: { top: 26 },
+    grid: { left: 70, right: 30, top: 60, bottom: 50 },
+    xAxis: { type: 'category', data: categories, name: xName, nameLocation: 'middle', nameGap: 30 },
+    yAxis: { type: log ? 'log' : 'value', name: unit },
+    series: series.map(({ name, values }) => ({ name, type: 'line', data: values, symbolSize: 7, connectNulls: false }))
+  }
+}
+
+/** @param {number} value */
+function shortNumber (value) {
+  if (value == null) return ''
+  if (Math.abs(value) >= 1e6) return (value / 1e6).toFixed(1) + 'M'
+  if (Math.abs(value) >= 1e4) return (value / 1e3).toFixed(0) + 'k'
+  if (Math.abs(value) >= 100) return value.toFixed(0)
+  return String(Math.round(value * 100) / 100)
+}
+
+/**
+ * @param {Report} report
+ */
+export function renderMarkdown ({ title, intro, sections }) {
+  const parts = [`# ${title}`]
+  if (intro) parts.push(intro)
+  for (const section of sections) {
+    parts.push(`## ${section.title}`)
+    if (section.text) parts.push(section.text)
+    if (section.table) parts.push(markdownTable(section.table))
+  }
+  return parts.join('\n\n') + '\n'
+}
+
+/**
+ * @param {Report} report
+ */
+export function renderHtml ({ title, intro, sections }) {
+  const esc = (/** @type {string | number} */ s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
+  const paragraphs = (/** @type {string} */ text) => text.split(/\n{2,}/).map((p) => `<p>${esc(p).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('\n')
+  const body = sections.map((section) => {
+    const table = section.table
+      ? `<table><thead><tr>${section.table.headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${section.table.rows.map((row) => `<tr>${row.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+      : ''
+    const charts = (section.charts ?? []).map((option) => `<figure>${chartSvg(option)}</figure>`).join('\n')
+    return `<section><h2>${esc(section.title)}</h2>${section.text ? paragraphs(section.text) : ''}${table}${charts}</section>`
+  }).join('\n')
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#f3f3f3}figure{margin:1em 0}code{background:#f3f3f3;padding:0 3px}
+</style></head><body><h1>${esc(title)}</h1>${intro ? paragraphs(intro) : ''}
+${body}
+</body></html>
+`
+}
+
+/**
+ * Writes <base>.md and <base>.html and returns both paths.
+ * @param {string} base  path without extension
+ * @param {Report} report
+ */
+export function writeReport (base, report) {
+  const md = resolve(base + '.md')
+  const html = resolve(base + '.html')
+  mkdirSync(dirname(md), { recursive: true })
+  writeFileSync(md, renderMarkdown(report))
+  writeFileSync(html, renderHtml(report))
+  return { md, html }
+}

@@ -1,0 +1,24 @@
+// @ts-check
+// The exact body the entry must send for a transport, size and fan-out: the
+// load generator compares every response against it.
+import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
+
+/**
+ * @param {string} transport
+ * @param {number} size
+ * @param {number} fanout
+ */
+export function expectedEntryBody (transport, size, fanout) {
+  const results = DOWNSTREAM_SERVICES.slice(0, fanout).map((service) => ({ service, status: 200, bytes: helloBody(service, size).length }))
+  return JSON.stringify({ transport, size, fanout, results })
+}
+
+/**
+ * @param {string} baseUrl
+ * @param {string} transport
+ * @param {number} size
+ * @param {number} fanout
+ */
+export function entryUrl (baseUrl, transport, size, fanout) {
+  return `${baseUrl}/tsfastify/${transport}?size=${size}&fanout=${fanout}`
+}

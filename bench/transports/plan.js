@@ -1,0 +1,39 @@
+// @ts-check
+// The transport comparison's flags and the cases they expand to.
+import { MAX_SIZE } from '../../lib/contract.js'
+import { PROFILES, TRANSPORTS } from './profiles.js'
+
+/** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
+export const FLAGS = {
+  duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds measured per run' },
+  warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
+  profiles: { type: 'list', default: ['seed'], choices: Object.keys(PROFILES), help: 'seed = c100 p10, latency = c10 p1' },
+  connections: { type: 'integer', min: 1, max: 10_000, help: 'override the profiles\' connections (one custom profile)' },
+  pipelining: { type: 'integer', min: 1, max: 100, help: 'override the profiles\' pipelining (one custom profile)' },
+  rounds: { type: 'integer', default: 1, min: 1, max: 50, help: 'interleaved rounds (A B C A B C …)' },
+  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
+  fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
+  size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
+  out: { type: 'string', help: 'result JSON path (default results/transports-<time>.json)' },
+  report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/report)' },
+  wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each transport with wrk when installed' },
+  'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
+}
+
+/**
+ * @param {Record<string, any>} flags
+ */
+export function casesFrom (flags) {
+  const profiles = (flags.connections || flags.pipelining)
+    ? [{ name: 'custom', connections: flags.connections ?? PROFILES.seed.connections, pipelining: flags.pipelining ?? 1 }]
+    : flags.profiles.map((/** @type {keyof typeof PROFILES} */ name) => ({ name, ...PROFILES[name] }))
+  return profiles.flatMap((/** @type {{ name: string, connections: number, pipelining: number }} */ profile) => flags.transports.map((/** @type {string} */ transport) => ({
+    target: transport,
+    transport,
+    profile: profile.name,
+    connections: profile.connections,
+    pipelining: profile.pipelining,
+    fanout: flags.fanout,
+    size: flags.size
+  })))
+}
