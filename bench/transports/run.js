@@ -4,15 +4,12 @@
 //   npm run bench:ipc | bench:tcp | bench:rpc | bench:direct   one transport, the seed profile
 //   npm run bench                                              all transports, seed + latency, 3 rounds, report
 import { parseFlags, runMain } from '../lib/cli.js'
-import { runLoad, failuresOf } from '../lib/load.js'
-import { resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { defaultResultPath, writeResult } from '../lib/results.js'
 import { startRuntime } from '../lib/runtime.js'
 import { runSuite } from '../lib/suite.js'
 import { writeReport } from '../lib/report.js'
-import { entryUrl, expectedEntryBody } from './expected.js'
 import { casesFrom, FLAGS } from './plan.js'
-import { costPerCall } from './cost.js'
+import { measureTransport } from './measure.js'
 import { crossCheckWithWrk } from './wrk-check.js'
 import { transportReport } from './report.js'
 
@@ -50,30 +47,6 @@ async function main () {
   } finally {
     await runtime.stop()
   }
-}
-
-/**
- * @param {any} kase
- * @param {Record<string, any>} flags
- * @param {import('../lib/runtime.js').Runtime} runtime
- * @param {{ tick: (s: number) => void }} progress
- */
-async function measureTransport (kase, flags, runtime, progress) {
-  const load = {
-    url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
-    connections: kase.connections,
-    pipelining: kase.pipelining,
-    expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
-  }
-  if (flags.warmup > 0) {
-    const warm = await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) })
-    const failures = failuresOf(warm)
-    if (failures.length) return { failures: failures.map((failure) => `warm-up: ${failure}`) }
-  }
-  const before = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
-  const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
-  const after = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
-  return { load: measured, resources: before && after ? costPerCall(resourceDelta(before, after), measured, kase.fanout) : null }
 }
 
 runMain(main)

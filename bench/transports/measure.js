@@ -1,0 +1,31 @@
+// @ts-check
+// One measured run of one transport: warm-up, metrics before, verified load,
+// metrics after, cost per downstream call. Shared by bench and bench:sweep.
+import { failuresOf, runLoad } from '../lib/load.js'
+import { resourceDelta, scrapeMetrics } from '../lib/metrics.js'
+import { costPerCall } from './cost.js'
+import { entryUrl, expectedEntryBody } from './expected.js'
+
+/**
+ * @param {any} kase
+ * @param {Record<string, any>} flags  warmup and duration, in seconds
+ * @param {import('../lib/runtime.js').Runtime} runtime
+ * @param {{ tick: (s: number) => void }} progress
+ */
+export async function measureTransport (kase, flags, runtime, progress) {
+  const load = {
+    url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
+    connections: kase.connections,
+    pipelining: kase.pipelining,
+    expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
+  }
+  if (flags.warmup > 0) {
+    const warm = await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) })
+    const failures = failuresOf(warm)
+    if (failures.length) return { failures: failures.map((failure) => `warm-up: ${failure}`) }
+  }
+  const before = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
+  const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
+  const after = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
+  return { load: measured, resources: before && after ? costPerCall(resourceDelta(before, after), measured, kase.fanout) : null }
+}
