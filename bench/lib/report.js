@@ -39,9 +39,9 @@ export function chartSvg (option, { width = 820, height = 360 } = {}) {
 
 /**
  * A grouped bar chart: one group per category, one bar per series.
- * @param {{ title: string, categories: string[], series: { name: string, values: (number | null)[] }[], unit?: string, log?: boolean }} spec
+ * @param {{ title: string, categories: string[], series: { name: string, values: (number | null)[] }[], unit?: string, log?: boolean, stacked?: boolean }} spec
  */
-export function barChart ({ title, categories, series, unit = '', log = false }) {
+export function barChart ({ title, categories, series, unit = '', log = false, stacked = false }) {
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
     legend: { top: 26 },
@@ -53,7 +53,8 @@ export function barChart ({ title, categories, series, unit = '', log = false })
       name,
       type: 'bar',
       data: values,
-      label: { show: series.length * categories.length <= 16, position: 'top', fontSize: 10, formatter: (/** @type {any} */ p) => shortNumber(p.value) }
+      ...(stacked ? { stack: 'total' } : {}),
+      label: { show: !stacked && series.length * categories.length <= 16, position: 'top', fontSize: 10, formatter: (/** @type {any} */ p) => shortNumber(p.value) }
     }))
   }
 }

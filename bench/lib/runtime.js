@@ -26,10 +26,11 @@ const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsf
 
 /**
  * Starts the runtime unless one already answers on the entry port.
- * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string }} [options]
+ *   configFile: another runtime config (e.g. one generated for profiling), relative to the project root
  * @returns {Promise<Runtime>}
  */
-export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true } = {}) {
+export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json' } = {}) {
   const fullEnv = { ...process.env, ...env }
   const port = entryPort(fullEnv)
   const url = `http://127.0.0.1:${port}`
@@ -41,7 +42,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
     return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
   }
 
-  const { child, exited, output } = spawnTracked(process.execPath, [WATTPM_CLI, 'start', '--env', 'watt.env'], {
+  const { child, exited, output } = spawnTracked(process.execPath, [WATTPM_CLI, 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
     cwd: PROJECT_ROOT,
     env: fullEnv
   })
@@ -67,16 +68,16 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
  * Waits until every transport route answers 200: the mesh, the TCP listeners and
  * the messaging handlers are all up, not just the entry's socket.
  * @param {string} url
- * @param {{ timeoutMs?: number, isDead?: () => boolean }} [options]
+ * @param {{ timeoutMs?: number, isDead?: () => boolean, paths?: string[] }} [options]
  */
-export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => false } = {}) {
+export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => false, paths = READY_PATHS } = {}) {
   const deadline = Date.now() + timeoutMs
   let last = 'no answer yet'
   while (Date.now() < deadline) {
     if (isDead()) throw new Error('the runtime exited before it was ready')
-    const statuses = await Promise.all(READY_PATHS.map((path) => probe(url + path)))
+    const statuses = await Promise.all(paths.map((path) => probe(url + path)))
     if (statuses.every((status) => status === 200)) return
-    last = READY_PATHS.map((path, i) => `${path} ${statuses[i]}`).join(', ')
+    last = paths.map((path, i) => `${path} ${statuses[i]}`).join(', ')
     await sleep(200)
   }
   throw new Error(`the runtime at ${url} was not ready within ${timeoutMs} ms (${last})`)

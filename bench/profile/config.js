@@ -1,0 +1,23 @@
+// @ts-check
+// Writes a throw-away runtime config for profiling: watt.json as it is, plus a
+// preload (bench/profile/preload.js) in every application. watt.json is untouched.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { PROJECT_ROOT } from '../lib/runtime.js'
+
+export const APPLICATIONS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
+
+/**
+ * @param {string} dir  folder for the config (inside the project, under .cache)
+ * @returns {string} the config path relative to the project root
+ */
+export function writeProfilingConfig (dir) {
+  const config = JSON.parse(readFileSync(join(PROJECT_ROOT, 'watt.json'), 'utf8'))
+  mkdirSync(dir, { recursive: true })
+  config.autoload.path = relative(dir, join(PROJECT_ROOT, config.autoload.path))
+  const preload = join(PROJECT_ROOT, 'bench', 'profile', 'preload.js')
+  config.autoload.mappings = Object.fromEntries(APPLICATIONS.map((id) => [id, { id, preload }]))
+  const file = join(dir, 'watt.json')
+  writeFileSync(file, JSON.stringify(config, null, 2))
+  return relative(PROJECT_ROOT, file)
+}

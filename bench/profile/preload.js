@@ -1,0 +1,27 @@
+// Preloaded into every Watt worker by the profiling config only (never by
+// watt.json): samples this thread's CPU with the V8 profiler until the harness
+// creates <dir>/stop, then writes <dir>/<application>.cpuprofile.
+import { existsSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector'
+import { join } from 'node:path'
+import { workerData } from 'node:worker_threads'
+
+const dir = process.env.LAB_PROFILE_DIR
+const application = workerData?.applicationConfig?.id
+
+if (dir && application) {
+  const session = new Session()
+  session.connect()
+  session.post('Profiler.enable')
+  session.post('Profiler.setSamplingInterval', { interval: 250 }) // µs
+  session.post('Profiler.start')
+  const poll = setInterval(() => {
+    if (!existsSync(join(dir, 'stop'))) return
+    clearInterval(poll)
+    session.post('Profiler.stop', (err, result) => {
+      writeFileSync(join(dir, `${application}.cpuprofile`), err ? JSON.stringify({ error: err.message }) : JSON.stringify(result.profile))
+      session.disconnect()
+    })
+  }, 100)
+  poll.unref()
+}

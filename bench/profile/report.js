@@ -1,0 +1,53 @@
+// @ts-check
+// Profile report: µs of CPU per downstream call, by category and application.
+import { barChart } from '../lib/report.js'
+import { APPLICATIONS } from './config.js'
+
+/**
+ * @param {any} result
+ * @returns {import('../lib/report.js').Report}
+ */
+export function profileReport (result) {
+  const runs = result.runs.filter((/** @type {any} */ run) => run.ok && run.cpuProfile)
+  const categories = [...new Set(runs.flatMap((/** @type {any} */ run) => APPLICATIONS.flatMap((app) => Object.keys(run.cpuProfile.threads[app].categoriesUsPerCall))))]
+  const total = (/** @type {any} */ run, /** @type {string} */ category) => APPLICATIONS.reduce((sum, app) => sum + (run.cpuProfile.threads[app].categoriesUsPerCall[category] ?? 0), 0)
+  const sections = [{
+    title: 'CPU per downstream call, all threads',
+    text: `Self time sampled by the V8 profiler (250 µs interval) in each worker thread, only inside the measured ${result.config.duration} s window (${result.config.connections} connections, pipelining ${result.config.pipelining}, fan-out ${result.config.fanout}, ${result.config.size} B), divided by the downstream calls served. The profiler slows everything down a little; compare transports with each other. Failed runs: ${result.runs.filter((/** @type {any} */ r) => !r.ok).map((/** @type {any} */ r) => `${r.target} (${r.failures.join('; ')})`).join(', ') || 'none'}.`,
+    table: {
+      headers: ['category', ...runs.map((/** @type {any} */ r) => `${r.target} µs`)],
+      rows: [
+        ...categories.map((category) => [category, ...runs.map((/** @type {any} */ r) => total(r, category).toFixed(1))]),
+        ['total', ...runs.map((/** @type {any} */ r) => APPLICATIONS.reduce((sum, app) => sum + r.cpuProfile.threads[app].busyUsPerCall, 0).toFixed(1))],
+        ['req/s while profiled', ...runs.map((/** @type {any} */ r) => Math.round(r.requestsPerSec))]
+      ]
+    },
+    charts: [barChart({
+      title: 'CPU µs per downstream call by category (all threads)',
+      categories: runs.map((/** @type {any} */ r) => r.target),
+      series: categories.map((category) => ({ name: category, values: runs.map((/** @type {any} */ r) => Number(total(r, category).toFixed(1))) })),
+      unit: 'µs',
+      stacked: true
+    })]
+  }]
+  for (const run of runs) {
+    sections.push({
+      title: `${run.target}: per application`,
+      text: `Busy share of each thread during the window and µs per downstream call. Heaviest functions of the entry (tsfastify): ${run.cpuProfile.threads.tsfastify.top.slice(0, 6).map((/** @type {any} */ f) => `\`${f.name}\` ${f.usPerCall.toFixed(1)} µs`).join(', ')}.`,
+      table: {
+        headers: ['category', ...APPLICATIONS],
+        rows: [
+          ...categories.map((category) => [category, ...APPLICATIONS.map((app) => (run.cpuProfile.threads[app].categoriesUsPerCall[category] ?? 0).toFixed(1))]),
+          ['total µs per call', ...APPLICATIONS.map((app) => run.cpuProfile.threads[app].busyUsPerCall.toFixed(1))],
+          ['thread busy %', ...APPLICATIONS.map((app) => (run.cpuProfile.threads[app].utilisation * 100).toFixed(0))]
+        ]
+      },
+      charts: []
+    })
+  }
+  return {
+    title: 'Where the time goes per call: CPU profiles of every Watt worker',
+    intro: `Machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, Node ${result.machine.node}, wattpm ${result.machine.versions.wattpm}. Started ${result.startedAt}. Each transport ran in its own fresh runtime with a profiling preload in every worker (bench/profile/preload.js); watt.json itself is unchanged.`,
+    sections
+  }
+}

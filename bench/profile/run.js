@@ -1,0 +1,116 @@
+// @ts-check
+// npm run bench:profile — where the CPU goes per downstream call, per transport
+// and per Watt application: a V8 CPU profile of every worker thread, cut to the
+// measured load window, grouped by category (mesh, undici, node:http, …).
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { readFile } from 'node:fs/promises'
+import { parseFlags, runMain } from '../lib/cli.js'
+import { failuresOf, runLoad } from '../lib/load.js'
+import { freePorts } from '../lib/ports.js'
+import { writeReport } from '../lib/report.js'
+import { defaultResultPath } from '../lib/results.js'
+import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
+import { runSuite } from '../lib/suite.js'
+import { entryUrl, expectedEntryBody } from '../transports/expected.js'
+import { TRANSPORTS } from '../transports/profiles.js'
+import { APPLICATIONS, writeProfilingConfig } from './config.js'
+import { selfTimeInWindow } from './cpuprofile.js'
+import { profileReport } from './report.js'
+
+/** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
+const FLAGS = {
+  duration: { type: 'integer', default: 10, min: 1, max: 120, help: 'seconds of profiled load per transport' },
+  warmup: { type: 'integer', default: 3, min: 0, max: 60, help: 'seconds of unprofiled load first' },
+  connections: { type: 'integer', default: 10, min: 1, max: 1000, help: 'client connections' },
+  pipelining: { type: 'integer', default: 1, min: 1, max: 100, help: 'pipelining' },
+  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
+  fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
+  size: { type: 'integer', default: 64, min: 0, max: 1048576, help: 'payload bytes per downstream' },
+  out: { type: 'string', help: 'result JSON path (default results/profile-<time>.json)' },
+  report: { type: 'string', default: 'results/profile', help: 'write <path>.md and <path>.html' }
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n)
+
+/**
+ * @param {any} kase
+ * @param {Record<string, any>} flags
+ * @param {{ tick: (s: number) => void }} progress
+ */
+async function profileTransport (kase, flags, progress) {
+  const dir = join(PROJECT_ROOT, '.cache', 'profile', kase.transport)
+  const profiles = join(dir, 'profiles')
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(profiles, { recursive: true })
+  const configFile = writeProfilingConfig(join(dir, 'config'))
+  const [PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT] = (await freePorts(6)).map(String)
+  const runtime = await startRuntime({
+    configFile,
+    reuse: false,
+    env: { LAB_PROFILE_DIR: profiles, PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
+  })
+  try {
+    const load = {
+      url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
+      connections: kase.connections,
+      pipelining: kase.pipelining,
+      expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
+    }
+    if (flags.warmup > 0) {
+      const failures = failuresOf(await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) }))
+      if (failures.length) return { failures: failures.map((f) => `warm-up: ${f}`) }
+    }
+    const window = { fromUs: nowUs(), toUs: 0 }
+    const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
+    window.toUs = nowUs()
+    writeFileSync(join(profiles, 'stop'), '')
+    const files = APPLICATIONS.map((app) => join(profiles, `${app}.cpuprofile`))
+    for (let i = 0; i < 100 && !files.every((file) => existsSync(file)); i++) await sleep(100)
+    const missing = APPLICATIONS.filter((_, i) => !existsSync(files[i]))
+    if (missing.length) return { load: measured, failures: [`no profile written by ${missing.join(', ')}`] }
+
+    const calls = measured.status['2xx'] * kase.fanout
+    /** @type {Record<string, any>} */
+    const threads = {}
+    for (const [i, app] of APPLICATIONS.entries()) {
+      const { busyUs, idleUs, categories, top } = selfTimeInWindow(JSON.parse(await readFile(files[i], 'utf8')), window)
+      threads[app] = {
+        busyUsPerCall: busyUs / calls,
+        utilisation: busyUs / (busyUs + idleUs || 1),
+        categoriesUsPerCall: Object.fromEntries(Object.entries(categories).map(([name, us]) => [name, us / calls])),
+        top: top.map(({ name, us }) => ({ name, usPerCall: us / calls }))
+      }
+    }
+    return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads } }
+  } finally {
+    await runtime.stop()
+  }
+}
+
+async function main () {
+  const flags = parseFlags(process.argv.slice(2), FLAGS, {
+    command: 'node bench/profile/run.js',
+    description: 'CPU profile of every Watt worker per transport: µs per downstream call by category. The profiler adds overhead: compare transports with each other, not with bench figures.'
+  })
+  const out = flags.out ?? defaultResultPath('profile')
+  const cases = flags.transports.map((/** @type {string} */ transport) => ({
+    target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size
+  }))
+  return runSuite({
+    suite: 'profile',
+    config: { ...flags, out },
+    cases,
+    rounds: 1,
+    secondsPerCase: flags.duration + flags.warmup + 8,
+    out,
+    measure: (kase, { progress }) => profileTransport(kase, flags, progress),
+    onComplete: (result) => {
+      const { md, html } = writeReport(flags.report, profileReport(result))
+      process.stdout.write(`report: ${md}\n        ${html}\n`)
+    }
+  })
+}
+
+runMain(main)
