@@ -27,9 +27,12 @@ import { SCHEMA, summarize, writeResult } from './results.js'
  * @param {boolean} [options.allowErrors]              keep going after a failed run
  * @param {string[]} [options.extraPackages]           versions to record
  * @param {(result: any, path: string) => Promise<void> | void} [options.onComplete]  e.g. write reports
+ * @param {(run: any) => string} [options.describe]        one line per finished run (default: req/s and latency)
+ * @param {(result: any) => string} [options.renderTable]  the closing table (default: req/s per profile and target),
+ *                                                           for suites whose runs are checks rather than loads
  * @returns {Promise<number>} exit code
  */
-export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, measure, out, baseline, allowErrors = false, extraPackages = [], onComplete }) {
+export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, measure, out, baseline, allowErrors = false, extraPackages = [], onComplete, describe = describeRun, renderTable }) {
   const result = {
     schema: SCHEMA,
     suite,
@@ -95,7 +98,7 @@ export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, 
     }
     progress.end()
     result.runs.push(run)
-    progress.log(describeRun(run))
+    progress.log(describe(run))
     save()
     if (!run.ok && !allowErrors) {
       stoppedEarly = true
@@ -108,7 +111,7 @@ export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, 
   result.complete = !stoppedEarly
   result.finishedAt = new Date().toISOString()
   const path = save()
-  process.stdout.write(summaryTable(result.summary, baseline) + '\n')
+  process.stdout.write((renderTable ? renderTable(result) : summaryTable(result.summary, baseline)) + '\n')
   await onComplete?.(result, path)
   process.stdout.write(`results: ${path}\n`)
   if (result.failed) {
