@@ -51,11 +51,9 @@ t.test('two frameworks, one short round: result, report and ranking', async (t) 
 })
 
 t.test('usage errors exit 2 before starting anything', async (t) => {
-  for (const args of [['--frameworks', 'koa'], ['--connections', '0'], ['--duration', 'ten']]) {
-    const bench = runBench(args)
-    const { code } = await bench.exited
-    t.equal(code, 2, args.join(' '))
-  }
+  const cases = [['--frameworks', 'koa'], ['--connections', '0'], ['--duration', 'ten']]
+  const codes = await Promise.all(cases.map((args) => runBench(args).exited.then(({ code }) => code)))
+  t.same(codes, [2, 2, 2])
 })
 
 t.test('Ctrl-C stops the server, keeps partial results and exits 130', async (t) => {
