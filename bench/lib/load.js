@@ -13,6 +13,16 @@ import autocannon from 'autocannon'
  * @property {string} [expectBody]         exact body every response must carry
  * @property {number} [timeoutS]           per-request timeout, seconds
  * @property {(elapsedS: number) => void} [onTick]
+ * @property {RotatingPaths} [rotate]       vary the path per request and check every 2xx answer
+ */
+
+/**
+ * Paths used round robin across all connections (so e.g. every request asks for
+ * another id), and a check of each 2xx body against the path it answers. Needs
+ * pipelining 1: a response is matched to its request per connection.
+ * @typedef {object} RotatingPaths
+ * @property {string[]} paths                                    paths with query, e.g. /a/b?x=1
+ * @property {(path: string, body: string) => string | null} check  null when right, else what is wrong
  */
 
 /**
@@ -26,6 +36,7 @@ import autocannon from 'autocannon'
  * @property {number} errors
  * @property {number} timeouts
  * @property {number} mismatches
+ * @property {string[]} [mismatchSamples]  the first few mismatches, when rotating paths
  * @property {{ cpuSeconds: number, cpuPercent: number }} loadgen  percent of one core
  */
 
@@ -33,11 +44,12 @@ import autocannon from 'autocannon'
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick }) {
+export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, rotate }) {
   const host = new URL(url).hostname
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
     throw new Error(`load tests target loopback only, not ${host}`)
   }
+  const rotation = rotate ? rotatingRequests(rotate, { pipelining, workers, expectBody }) : null
   const cpuBefore = process.cpuUsage()
   const started = process.hrtime.bigint()
   /** @type {any} */
@@ -49,7 +61,8 @@ export async function runLoad ({ url, connections, pipelining, duration, workers
     timeout: timeoutS,
     excludeErrorStats: true, // latency and throughput of 2xx only; non-2xx fail the run anyway
     ...(workers > 0 ? { workers } : {}),
-    ...(expectBody !== undefined ? { expectBody } : {})
+    ...(expectBody !== undefined ? { expectBody } : {}),
+    ...(rotation ? { requests: rotation.requests } : {})
   }
   /** @type {any} */
   const instance = autocannon(options)
@@ -79,9 +92,41 @@ export async function runLoad ({ url, connections, pipelining, duration, workers
     status: { '2xx': result['2xx'], non2xx: result.non2xx, byCode },
     errors: result.errors,
     timeouts: result.timeouts,
-    mismatches: result.mismatches,
+    mismatches: result.mismatches + (rotation?.mismatches.count ?? 0),
+    ...(rotation ? { mismatchSamples: rotation.mismatches.samples } : {}),
     loadgen: { cpuSeconds, cpuPercent: (cpuSeconds / wallS) * 100 }
   }
+}
+
+/**
+ * autocannon `requests` that rotate the path and check each 2xx body. The path
+ * rides in the connection's context: with pipelining 1 the response that comes
+ * back is the one for the path set up last on that connection.
+ * @param {RotatingPaths} rotate
+ * @param {{ pipelining: number, workers: number, expectBody?: string }} options
+ */
+function rotatingRequests ({ paths, check }, { pipelining, workers, expectBody }) {
+  if (paths.length === 0) throw new Error('rotate needs at least one path')
+  if (pipelining !== 1) throw new Error('rotating paths needs pipelining 1 (responses are matched to requests per connection)')
+  if (workers > 0 || expectBody !== undefined) throw new Error('rotating paths cannot be combined with workers or expectBody')
+  const mismatches = { count: 0, samples: /** @type {string[]} */ ([]) }
+  let next = 0
+  const requests = [{
+    method: 'GET',
+    setupRequest (/** @type {any} */ request, /** @type {any} */ context) {
+      const path = paths[next++ % paths.length]
+      context.path = path
+      return { ...request, path }
+    },
+    onResponse (/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
+      if (status < 200 || status > 299) return // counted as non-2xx already
+      const wrong = check(context.path, body)
+      if (wrong === null) return
+      mismatches.count++
+      if (mismatches.samples.length < 3) mismatches.samples.push(`${context.path}: ${wrong}`)
+    }
+  }]
+  return { requests, mismatches }
 }
 
 /**

@@ -26,11 +26,12 @@ const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsf
 
 /**
  * Starts the runtime unless one already answers on the entry port.
- * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string, readyPaths?: string[] }} [options]
  *   configFile: another runtime config (e.g. one generated for profiling), relative to the project root
+ *   readyPaths: the routes that prove that config ready (default: the four transport routes)
  * @returns {Promise<Runtime>}
  */
-export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json' } = {}) {
+export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json', readyPaths = READY_PATHS } = {}) {
   const fullEnv = { ...process.env, ...env }
   const port = entryPort(fullEnv)
   const url = `http://127.0.0.1:${port}`
@@ -38,7 +39,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
 
   if (await isListening(port)) {
     if (!reuse) throw new Error(`port ${port} is already in use; stop what listens there or set PORT`)
-    await waitForReady(url, { timeoutMs: readyTimeoutMs })
+    await waitForReady(url, { timeoutMs: readyTimeoutMs, paths: readyPaths })
     return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
   }
 
@@ -49,7 +50,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
   let exitedEarly = false
   exited.then(() => { exitedEarly = true })
   try {
-    await waitForReady(url, { timeoutMs: readyTimeoutMs, isDead: () => exitedEarly })
+    await waitForReady(url, { timeoutMs: readyTimeoutMs, isDead: () => exitedEarly, paths: readyPaths })
   } catch (err) {
     await stopChild(child)
     throw new Error(`${/** @type {Error} */ (err).message}\n--- runtime output ---\n${output()}`)
