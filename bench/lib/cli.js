@@ -14,7 +14,9 @@ import { parseArgs } from 'node:util'
  * @property {string} help
  */
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  name = 'UsageError'
+}
 
 /**
  * @param {string[]} argv

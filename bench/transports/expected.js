@@ -18,7 +18,8 @@ export function expectedEntryBody (transport, size, fanout) {
  * @param {string} transport
  * @param {number} size
  * @param {number} fanout
+ * @param {string} [fault]  e.g. node3:corrupt, forwarded as the route's fault parameter
  */
-export function entryUrl (baseUrl, transport, size, fanout) {
-  return `${baseUrl}/tsfastify/${transport}?size=${size}&fanout=${fanout}`
+export function entryUrl (baseUrl, transport, size, fanout, fault) {
+  return `${baseUrl}/tsfastify/${transport}?size=${size}&fanout=${fanout}${fault ? `&fault=${fault}` : ''}`
 }

@@ -14,7 +14,7 @@ import { entryUrl, expectedEntryBody } from './expected.js'
  */
 export async function measureTransport (kase, flags, runtime, progress) {
   const load = {
-    url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
+    url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout, kase.fault),
     connections: kase.connections,
     pipelining: kase.pipelining,
     expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)

@@ -1,7 +1,10 @@
 // @ts-check
 // The transport comparison's flags and the cases they expand to.
-import { MAX_SIZE } from '../../lib/contract.js'
+import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../lib/contract.js'
+import { UsageError } from '../lib/cli.js'
 import { PROFILES, TRANSPORTS } from './profiles.js'
+
+const FAULT = new RegExp(`^(${DOWNSTREAM_SERVICES.join('|')}):(corrupt|delay:[0-9]{1,5})$`)
 
 /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
 export const FLAGS = {
@@ -16,6 +19,7 @@ export const FLAGS = {
   size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
   out: { type: 'string', help: 'result JSON path (default results/transports-<time>.json)' },
   report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/report)' },
+  fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
   wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each transport with wrk when installed' },
   'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
 }
@@ -24,6 +28,9 @@ export const FLAGS = {
  * @param {Record<string, any>} flags
  */
 export function casesFrom (flags) {
+  if (flags.fault !== undefined && !FAULT.test(flags.fault)) {
+    throw new UsageError(`--fault must look like node3:corrupt or type1:delay:200, got ${JSON.stringify(flags.fault)}`)
+  }
   const profiles = (flags.connections || flags.pipelining)
     ? [{ name: 'custom', connections: flags.connections ?? PROFILES.seed.connections, pipelining: flags.pipelining ?? 1 }]
     : flags.profiles.map((/** @type {keyof typeof PROFILES} */ name) => ({ name, ...PROFILES[name] }))
@@ -34,6 +41,7 @@ export function casesFrom (flags) {
     connections: profile.connections,
     pipelining: profile.pipelining,
     fanout: flags.fanout,
-    size: flags.size
+    size: flags.size,
+    ...(flags.fault ? { fault: flags.fault } : {})
   })))
 }

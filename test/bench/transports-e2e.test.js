@@ -1,0 +1,76 @@
+// The transport bench end to end, very short, on private ports: the result
+// schema, the report files, and a forced failure reported as FAILED.
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { freePorts, isListening } from '../../bench/lib/ports.js'
+
+const run = promisify(execFile)
+const root = join(import.meta.dirname, '..', '..')
+
+async function bench (args, env) {
+  const [PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT] = (await freePorts(6)).map(String)
+  const ports = { PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
+  try {
+    const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 150_000 })
+    return { code: 0, stdout, ports }
+  } catch (err) {
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }
+  }
+}
+
+t.test('all transports, verified, schema and report', async (t) => {
+  const dir = t.testdir()
+  const out = join(dir, 'b.json')
+  const { code, stdout, stderr, ports } = await bench(['--duration', '1', '--warmup', '0', '--profiles', 'latency', '--out', out, '--report', join(dir, 'report'), '--wrk', 'off'])
+  t.equal(code, 0, `${stdout}\n${stderr}`)
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  t.equal(result.schema, 'watt-transport-lab/result@1')
+  t.equal(result.complete, true)
+  t.equal(result.failed, false)
+  for (const field of ['cpuModel', 'cores', 'memoryBytes', 'os', 'node']) t.ok(result.machine[field], `machine.${field}`)
+  for (const name of ['wattpm', 'undici', 'fastify', 'autocannon']) t.match(result.machine.versions[name], /^\d+\.\d+\.\d+/, name)
+  t.match(result.machine.git.commit, /^[0-9a-f]{40}$/)
+  t.equal(result.config.duration, 1)
+  t.same(result.runs.map((r) => r.transport), ['ipc', 'tcp', 'rpc', 'direct'])
+  for (const r of result.runs) {
+    t.equal(r.ok, true, r.transport)
+    t.equal(r.profile, 'latency')
+    t.equal(r.round, 1)
+    t.ok(r.requestsPerSec > 0)
+    t.equal(r.status.non2xx, 0)
+    t.equal(r.errors + r.timeouts + r.mismatches, 0)
+    for (const p of ['avg', 'p50', 'p90', 'p99', 'max']) t.type(r.latencyMs[p], 'number', `latencyMs.${p}`)
+    t.ok(r.resources.apps.tsfastify.cpuSeconds > 0, 'entry CPU measured')
+    t.ok(r.resources.cpuMicrosPerCall.total > 0)
+    t.ok(r.resources.rssAfterBytes > 0)
+  }
+  const downstream = result.runs.find((r) => r.transport === 'direct').resources.apps.node3.cpuSeconds
+  const viaIpc = result.runs.find((r) => r.transport === 'ipc').resources.apps.node3.cpuSeconds
+  t.ok(viaIpc > downstream, 'node3 works for ipc, idles for direct')
+  const tcp = result.summary.latency.tcp
+  t.equal(tcp.ratioTo_tcp.median, 1)
+  t.ok(result.summary.latency.ipc.requestsPerSec.median > 0)
+  t.ok(existsSync(join(dir, 'report.md')))
+  t.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<svg[^>]*>/)
+  t.notOk(await isListening(Number(ports.PORT)), 'the runtime it started is stopped')
+})
+
+t.test('a run with non-2xx responses is FAILED, exits non-zero, and keeps no number', async (t) => {
+  const dir = t.testdir()
+  const out = join(dir, 'f.json')
+  // node3 answers a wrong body: every request answers 502 naming it
+  const { code, stdout } = await bench(['--duration', '1', '--warmup', '0', '--profiles', 'latency', '--transports', 'ipc,tcp', '--fault', 'node3:corrupt', '--out', out, '--wrk', 'off'])
+  t.equal(code, 1)
+  t.match(stdout, /FAILED/)
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  t.equal(result.failed, true)
+  t.equal(result.complete, false, 'stops at the first failed run')
+  t.equal(result.runs.length, 1)
+  t.equal(result.runs[0].ok, false)
+  t.match(result.runs[0].failures.join(), /non-2xx \(\d+×502\)/)
+  t.equal(result.summary.latency.ipc.failed, true)
+  t.notOk('requestsPerSec' in result.summary.latency.ipc)
+})
