@@ -1,0 +1,26 @@
+// A zombie is gone: it holds no port, and a container's PID 1 may never reap it.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { setTimeout as sleep } from 'node:timers/promises'
+import t from 'tap'
+import { isAlive, waitGone } from '../../bench/scale/alive.js'
+
+t.test('live, exited and zombie processes', async (t) => {
+  t.equal(isAlive(process.pid), true, 'this process')
+
+  const exited = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+  await once(exited, 'exit')
+  t.equal(isAlive(exited.pid), false, 'an exited, reaped child')
+
+  // sh forks a short child and then becomes `sleep`, which never waits: the
+  // short child stays a zombie until the sleep ends.
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  t.teardown(() => parent.kill('SIGKILL'))
+  const [line] = await once(parent.stdout, 'data')
+  const zombie = Number(String(line).trim())
+  await sleep(300)
+  t.doesNotThrow(() => process.kill(zombie, 0), 'kill(0) still finds the zombie')
+  t.equal(isAlive(zombie), false, 'isAlive does not')
+  t.same(await waitGone([zombie, exited.pid], 500), [], 'waitGone counts it as gone')
+  t.same(await waitGone([process.pid], 100), [process.pid], 'and reports what is still alive')
+})
