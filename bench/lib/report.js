@@ -44,8 +44,8 @@ export function chartSvg (option, { width = 820, height = 360 } = {}) {
 export function barChart ({ title, categories, series, unit = '', log = false, stacked = false }) {
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-    legend: { top: 26 },
-    grid: { left: 70, right: 20, top: 60, bottom: 40 },
+    legend: { top: 28 },
+    grid: { left: 70, right: 20, top: 72, bottom: 40 },
     tooltip: {},
     xAxis: { type: 'category', data: categories },
     yAxis: { type: log ? 'log' : 'value', name: unit, nameTextStyle: { align: 'left' } },
@@ -66,8 +66,8 @@ export function barChart ({ title, categories, series, unit = '', log = false, s
 export function lineChart ({ title, xName, categories, series, unit = '', log = false }) {
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-    legend: { top: 26 },
-    grid: { left: 70, right: 30, top: 60, bottom: 50 },
+    legend: { top: 28 },
+    grid: { left: 70, right: 30, top: 72, bottom: 50 },
     xAxis: { type: 'category', data: categories, name: xName, nameLocation: 'middle', nameGap: 30 },
     yAxis: { type: log ? 'log' : 'value', name: unit },
     series: series.map(({ name, values }) => ({ name, type: 'line', data: values, symbolSize: 7, connectNulls: false }))
@@ -102,7 +102,8 @@ export function renderMarkdown ({ title, intro, sections }) {
  */
 export function renderHtml ({ title, intro, sections }) {
   const esc = (/** @type {string | number} */ s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c)
-  const paragraphs = (/** @type {string} */ text) => text.split(/\n{2,}/).map((p) => `<p>${esc(p).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`).join('\n')
+  const inline = (/** @type {string} */ text) => esc(text).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+  const paragraphs = (/** @type {string} */ text) => text.split(/\n{2,}/).map((p) => `<p>${inline(p)}</p>`).join('\n')
   const body = sections.map((section) => {
     const table = section.table
       ? `<table><thead><tr>${section.table.headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${section.table.rows.map((row) => `<tr>${row.map((cell) => `<td>${esc(cell)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
