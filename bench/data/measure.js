@@ -1,0 +1,64 @@
+// @ts-check
+// One run of one variant: a fresh runtime (unless shared), a checked preflight,
+// warm-up, then the measured load with every response verified, while the
+// serving process's peak RSS is tracked.
+import { failuresOf, runLoad } from '../lib/load.js'
+import { rotatingVariant } from './expected.js'
+import { rssOf, trackPeakRss } from './peak-rss.js'
+import { preflight } from './preflight.js'
+
+/**
+ * @typedef {object} VariantContext
+ * @property {Record<string, import('./dataset/cache.js').CachedDataset>} datasets
+ * @property {() => Promise<import('./runtime.js').DataRuntime>} runtimeFor   a fresh or the shared runtime
+ * @property {(runtime: import('./runtime.js').DataRuntime) => Promise<void>} release  stops it when fresh
+ * @property {number} seed
+ * @property {number} timeoutS
+ */
+
+/**
+ * @param {import('./plan.js').DataCase} kase
+ * @param {VariantContext} context
+ * @param {{ tick: (s: number) => void }} progress
+ */
+export async function measureVariant (kase, context, progress) {
+  const { manifest } = context.datasets[kase.dataset]
+  const rotation = rotatingVariant(kase.dataset, kase.source, kase.mode, manifest, context.seed)
+  const runtime = await context.runtimeFor()
+  try {
+    const pid = /** @type {number} */ (runtime.pid)
+    const rssIdleBytes = await rssOf(pid)
+    // On the large dataset every request scans the whole file for seconds: one known id is enough up front.
+    const wrongOnce = await preflight(runtime.url, rotation, context.timeoutS, { unknownToo: kase.dataset === 'small' })
+    if (wrongOnce.length) return { failures: wrongOnce.map((why) => `preflight: ${why}`), rssIdleBytes }
+
+    const load = { url: runtime.url + rotation.paths[0], connections: kase.connections, pipelining: 1, timeoutS: context.timeoutS, rotate: rotation }
+    if (kase.warmup > 0) {
+      const warm = await runLoad({ ...load, duration: kase.warmup, onTick: (s) => progress.tick(s) })
+      // A warm-up shorter than one answer completes nothing, and that is fine; a wrong answer is not.
+      if (warm.errors || warm.timeouts || warm.status.non2xx || warm.mismatches) {
+        return { failures: failuresOf(warm).map((failure) => `warm-up: ${failure}`), rssIdleBytes }
+      }
+    }
+
+    const rssBeforeBytes = await rssOf(pid)
+    const tracker = trackPeakRss(pid)
+    const measured = await runLoad({ ...load, duration: kase.duration, onTick: (s) => progress.tick(kase.warmup + s) })
+    const { peakRssBytes, method } = await tracker.stop()
+    return {
+      load: measured,
+      failures: (measured.mismatchSamples ?? []).map((sample) => `mismatch ${sample}`),
+      datasetBytes: manifest.bytes,
+      // how much of the dataset the variant got through per second: req/s × dataset size
+      datasetMBPerSec: (measured.requestsPerSec.avg * manifest.bytes) / 1e6,
+      rssIdleBytes,
+      rssBeforeBytes,
+      peakRssBytes,
+      peakRssMethod: method,
+      memoryConsumedBytes: peakRssBytes - rssIdleBytes,
+      runtimePid: pid
+    }
+  } finally {
+    await context.release(runtime)
+  }
+}

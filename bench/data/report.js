@@ -1,0 +1,135 @@
+// @ts-check
+// Turns a data result into the console memory table and the report sections.
+import Table from 'cli-table3'
+import { barChart } from '../lib/report.js'
+import { spread } from '../lib/stats.js'
+import { fmt } from '../lib/suite.js'
+
+/** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
+function median (runs, pick) {
+  return spread(runs.map(pick).filter((v) => v != null).map(Number))?.median ?? null
+}
+
+/** @param {number | null | undefined} n @param {number} [digits] */
+function num (n, digits = 1) {
+  return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits)
+}
+
+/** @param {number | null | undefined} bytes */
+function mib (bytes) {
+  return bytes == null || Number.isNaN(bytes) ? '–' : (bytes / 1048576).toFixed(0)
+}
+
+/**
+ * One row per target: numbers from ok runs, FAILED with the reasons otherwise.
+ * @param {any} result
+ */
+function rowsByTarget (result) {
+  const rows = []
+  for (const [profile, targets] of Object.entries(result.summary)) {
+    for (const [target, entry] of Object.entries(/** @type {Record<string, any>} */ (targets))) {
+      const mine = result.runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
+      rows.push({ profile, target, entry, mine, dataset: target.split('/')[0] })
+    }
+  }
+  return rows
+}
+
+/**
+ * The console table printed after the summary: memory beside throughput.
+ * @param {any} result
+ */
+export function memoryTable (result) {
+  const table = new Table({ head: ['target', 'req/s', 'dataset MB/s', 'p99 ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB'], style: { head: [], border: [] } })
+  for (const { target, entry, mine } of rowsByTarget(result)) {
+    if (entry.failed) {
+      table.push([target, 'FAILED', entry.failures.join('; ').slice(0, 70), '', '', '', '', ''])
+      continue
+    }
+    table.push([target, fmt(entry.requestsPerSec.median), num(median(mine, (r) => r.datasetMBPerSec)), num(median(mine, (r) => r.latencyMs.p99), 0),
+      fmt(median(mine, (r) => r.errors)), fmt(median(mine, (r) => r.timeouts)), mib(median(mine, (r) => r.peakRssBytes)), mib(median(mine, (r) => r.memoryConsumedBytes))])
+  }
+  return table.toString()
+}
+
+/**
+ * @param {any} result
+ * @returns {import('../lib/report.js').Report}
+ */
+export function dataReport (result) {
+  const { machine, config, runs } = result
+  const rows = rowsByTarget(result)
+  const sections = []
+  for (const dataset of ['small', 'large']) {
+    const mine = rows.filter((row) => row.dataset === dataset)
+    if (mine.length === 0) continue
+    const info = config.datasets?.[dataset]
+    const first = runs.find((/** @type {any} */ r) => r.dataset === dataset)
+    const ok = mine.filter((row) => !row.entry.failed)
+    const targets = ok.map((row) => row.target)
+    sections.push({
+      title: `The ${dataset} dataset (${info ? `${(info.bytes / 1e6).toFixed(1)} MB, ${info.records.toLocaleString('en-US')} records` : 'size unknown'})`,
+      text: `${first?.connections ?? '?'} connections, ${first?.duration ?? '?'} s per run${first?.warmup ? ` after ${first.warmup} s warm-up` : ''}, ids rotating so every request filters for another id; every response checked against the dataset's manifest (length and SHA-256). Medians across ${config.rounds} round(s). "Dataset MB/s" is req/s × dataset size: how fast the variant gets through the data. Peak RSS is the whole serving process (the Watt runtime with its data-api and data-source threads) during the measured run${config.runtime === 'per-run' ? ', each run in a fresh runtime' : ''}; "consumed" is peak minus the runtime's RSS when idle before the run.`,
+      table: {
+        headers: ['variant', 'req/s', 'min – max', 'dataset MB/s', 'avg ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB', 'loadgen CPU %'],
+        rows: mine.map(({ target, entry, mine: ok }) => entry.failed
+          ? [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
+          : [target, fmt(entry.requestsPerSec.median), `${fmt(entry.requestsPerSec.min)} – ${fmt(entry.requestsPerSec.max)}`,
+              num(median(ok, (r) => r.datasetMBPerSec)), num(median(ok, (r) => r.latencyMs.avg), 0), num(median(ok, (r) => r.latencyMs.p50), 0),
+              num(median(ok, (r) => r.latencyMs.p99), 0), num(median(ok, (r) => r.latencyMs.max), 0), fmt(median(ok, (r) => r.errors)),
+              fmt(median(ok, (r) => r.timeouts)), mib(median(ok, (r) => r.peakRssBytes)), mib(median(ok, (r) => r.memoryConsumedBytes)),
+              num(median(ok, (r) => r.loadgen?.cpuPercent), 0)])
+      },
+      charts: targets.length === 0
+        ? []
+        : [
+            barChart({ title: `Requests/s (${dataset})`, categories: targets, series: [{ name: 'median req/s', values: ok.map((row) => row.entry.requestsPerSec.median) }], unit: 'req/s' }),
+            barChart({
+              title: `Latency, ms (${dataset})`,
+              categories: targets,
+              series: ['p50', 'p99'].map((p) => ({ name: p, values: ok.map((row) => median(row.mine, (r) => r.latencyMs[p])) })),
+              unit: 'ms'
+            }),
+            barChart({
+              title: `Memory of the serving process, MiB (${dataset})`,
+              categories: targets,
+              series: [
+                { name: 'idle before the run', values: ok.map((row) => median(row.mine, (r) => r.rssIdleBytes / 1048576)) },
+                { name: 'peak during the run', values: ok.map((row) => median(row.mine, (r) => r.peakRssBytes / 1048576)) }
+              ],
+              unit: 'MiB'
+            })
+          ]
+    })
+  }
+
+  const wrk = result.crossCheck
+  if (wrk) {
+    sections.push({
+      title: 'Cross-check with wrk',
+      text: wrk.skipped ?? `${wrk.note}.`,
+      table: wrk.skipped
+        ? undefined
+        : {
+            headers: ['variant', 'connections', 'wrk req/s', 'wrk p50 ms', 'wrk p99 ms', 'status'],
+            rows: wrk.runs.map((/** @type {any} */ w) => [w.target, w.connections, fmt(w.requestsPerSec), num(w.latencyMs?.p50, 2), num(w.latencyMs?.p99, 2), w.ok ? 'ok' : `FAILED: ${w.failures.join('; ')}`])
+          }
+    })
+  }
+
+  sections.push({
+    title: 'Every run',
+    table: {
+      headers: ['round', 'variant', 'connections', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'idle RSS MiB', 'peak RSS MiB', 'status'],
+      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, r.connections, fmt(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–',
+        r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', mib(r.rssIdleBytes), mib(r.peakRssBytes),
+        r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`])
+    }
+  })
+
+  return {
+    title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp)',
+    intro: `${result.failed ? '**This result contains failed runs; failed variants are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, stream-json ${machine.versions['stream-json']}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
+    sections
+  }
+}

@@ -1,0 +1,74 @@
+// @ts-check
+// The data runtime (bench/data/watt.json) on free loopback ports, through the
+// shared lifecycle: ready only once the datasets are readable and the
+// data-source answers over the mesh and over TCP.
+import { relative } from 'node:path'
+import { freePorts } from '../lib/ports.js'
+import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
+
+export const CONFIG_FILE = relative(PROJECT_ROOT, new URL('./watt.json', import.meta.url).pathname)
+export const API_PREFIX = '/data-api'
+export const READY_PATHS = [`${API_PREFIX}/ready`]
+export const DEFAULT_PORT = 3044
+export const DEFAULT_SOURCE_PORT = 3045
+
+/**
+ * The data runtime's settings besides ports and dataset paths (see
+ * server/config.js). Environment variables of the same name win.
+ */
+export const DATA_DEFAULTS = {
+  PLT_LOG_LEVEL: 'warn',
+  DATA_TCP_CONNECTIONS: '64',
+  DATA_UPSTREAM_TIMEOUT_MS: '60000',
+  DATA_SOURCE_STALL_MS: '10000',
+  // the data-api worker's heap: Watt's defaults; tests shrink it to prove streaming stays bounded
+  DATA_API_MAX_HEAP: '4GB',
+  DATA_API_MAX_YOUNG: '128MB'
+}
+
+/**
+ * @typedef {import('../lib/runtime.js').Runtime & { apiUrl: string, sourcePort: number }} DataRuntime
+ */
+
+/**
+ * @param {{ small?: string, large?: string }} files   dataset paths
+ * @param {number} port
+ * @param {number} sourcePort
+ * @param {Record<string, string>} [env]
+ */
+export function dataRuntimeEnv (files, port, sourcePort, env = {}) {
+  /** @type {Record<string, string>} */
+  const fromEnvironment = {}
+  for (const key of Object.keys(DATA_DEFAULTS)) if (process.env[key]) fromEnvironment[key] = /** @type {string} */ (process.env[key])
+  return {
+    ...DATA_DEFAULTS,
+    ...fromEnvironment,
+    PORT: String(port),
+    DATA_SOURCE_PORT: String(sourcePort),
+    DATA_SMALL_FILE: files.small ?? '',
+    DATA_LARGE_FILE: files.large ?? '',
+    ...env
+  }
+}
+
+/**
+ * Starts a private data runtime (never reuses one: its datasets must be ours).
+ * @param {object} options
+ * @param {{ small?: string, large?: string }} options.files
+ * @param {number} [options.port]          entry port (default: a free one)
+ * @param {number} [options.sourcePort]    data-source's own TCP port (default: a free one)
+ * @param {Record<string, string>} [options.env]  e.g. DATA_API_MAX_HEAP, DATA_SOURCE_STALL_MS
+ * @returns {Promise<DataRuntime>}
+ */
+export async function startDataRuntime ({ files, port, sourcePort, env = {} }) {
+  const [freeEntry, freeSource] = await freePorts(2)
+  const entry = port ?? freeEntry
+  const source = sourcePort ?? freeSource
+  const runtime = await startRuntime({
+    configFile: CONFIG_FILE,
+    readyPaths: READY_PATHS,
+    reuse: false,
+    env: dataRuntimeEnv(files, entry, source, env)
+  })
+  return { ...runtime, apiUrl: runtime.url + API_PREFIX, sourcePort: source }
+}

@@ -1,0 +1,129 @@
+// @ts-check
+// The data API (the data runtime's entrypoint), under the /data-api prefix:
+//   GET /data-api/data/small/disk/{stream,promise}/:speakerId
+//   GET /data-api/data/small/net/{stream,promise}/:speakerId?via=ipc|tcp
+//   GET /data-api/data/large/{stream,promise}/:zipcode?via=ipc|tcp
+// Each answers the JSON array of matching records ([] for an unknown id, 400
+// for a malformed one). /data-api/ready proves every source answers;
+// /data-api/stats shows what is in flight (tests use it to prove release).
+import Fastify from 'fastify'
+import { stat } from 'node:fs/promises'
+import { request } from 'undici'
+import { DATASETS } from '../dataset/records.js'
+import { bufferedMatches, streamMatches } from './json-filter.js'
+import { HttpError } from './http-error.js'
+import { MemoryBudget } from './memory-budget.js'
+import { createSources } from './sources.js'
+
+export const PREFIX = '/data-api'
+export const MODES = /** @type {const} */ (['stream', 'promise'])
+
+/**
+ * @param {import('./config.js').DataConfig} config
+ * @param {{ budget?: MemoryBudget, logger?: any }} [options]
+ */
+export function buildDataApi (config, { budget = new MemoryBudget(), logger } = {}) {
+  const inFlight = { stream: 0, promise: 0, upstreamReads: 0 }
+  const track = {
+    opened () {
+      inFlight.upstreamReads++
+      let open = true
+      return () => { if (open) { open = false; inFlight.upstreamReads-- } }
+    }
+  }
+  const sources = createSources(config, track)
+  const app = Fastify(logger ? { loggerInstance: logger } : { logger: false })
+  app.addHook('onClose', async () => { await sources.close() })
+
+  /**
+   * @param {'small' | 'large'} dataset
+   * @param {(query: { via?: 'ipc' | 'tcp' }) => import('./sources.js').Via} viaOf
+   */
+  function handler (dataset, viaOf) {
+    const { keyField } = DATASETS[dataset]
+    return async (/** @type {any} */ req, /** @type {import('fastify').FastifyReply} */ reply) => {
+      const mode = /** @type {typeof MODES[number]} */ (req.params.mode)
+      const id = /** @type {string} */ (req.params[keyField])
+      const signal = clientGone(reply.raw)
+      inFlight[mode]++
+      reply.raw.once('close', () => { inFlight[mode]-- })
+      try {
+        const source = await sources.open(dataset, viaOf(req.query ?? {}), signal)
+        reply.type('application/json')
+        if (mode === 'stream') return reply.send(streamMatches(source.stream(), keyField, id))
+        let release
+        try {
+          release = await budget.reserve(source.bytes, signal)
+        } catch (err) {
+          source.discard()
+          throw err
+        }
+        try {
+          return reply.send(bufferedMatches(await source.text(), keyField, id))
+        } finally {
+          release()
+        }
+      } catch (err) {
+        // Whatever failed after the client left failed because it left: say so (a 4xx, logged at info).
+        throw signal.aborted ? signal.reason : err
+      }
+    }
+  }
+
+  const mode = { type: 'string', enum: MODES }
+  const idParams = (/** @type {'small' | 'large'} */ dataset) => {
+    const { keyField, idPattern } = DATASETS[dataset]
+    return { type: 'object', required: ['mode', keyField], properties: { mode, [keyField]: { type: 'string', pattern: idPattern.source } } }
+  }
+  const via = { type: 'object', properties: { via: { type: 'string', enum: ['ipc', 'tcp'], default: 'ipc' } } }
+
+  app.get(`${PREFIX}/data/small/disk/:mode/:speakerId`, { schema: { params: idParams('small') } }, handler('small', () => 'disk'))
+  app.get(`${PREFIX}/data/small/net/:mode/:speakerId`, { schema: { params: idParams('small'), querystring: via } }, handler('small', (query) => query.via ?? 'ipc'))
+  app.get(`${PREFIX}/data/large/:mode/:zipcode`, { schema: { params: idParams('large'), querystring: via } }, handler('large', (query) => query.via ?? 'ipc'))
+
+  app.get(`${PREFIX}/ready`, async (_req, reply) => {
+    const problems = await readinessProblems(config)
+    return reply.code(problems.length ? 503 : 200).send({ ready: problems.length === 0, problems })
+  })
+  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed }))
+  return app
+}
+
+/**
+ * An AbortSignal that fires when the client leaves before its answer is sent;
+ * its reason is a 499 (nginx's "client closed request"), as nobody reads it.
+ * @param {import('node:http').ServerResponse} res
+ */
+function clientGone (res) {
+  const controller = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new HttpError(499, 'the client went away'))
+  })
+  return controller.signal
+}
+
+/**
+ * Both datasets readable here, and the data-source answering over the mesh and over TCP.
+ * @param {import('./config.js').DataConfig} config
+ */
+async function readinessProblems (config) {
+  const problems = []
+  for (const [name, file] of Object.entries(config.files)) {
+    if (!file) continue
+    try {
+      await stat(file)
+    } catch (err) {
+      problems.push(`${name} dataset: ${/** @type {Error} */ (err).message}`)
+    }
+  }
+  for (const [via, url] of [['ipc', 'http://data-source.plt.local/ready'], ['tcp', `http://127.0.0.1:${config.sourcePort}/ready`]]) {
+    try {
+      const { statusCode, body } = await request(url, { headersTimeout: 2000, bodyTimeout: 2000 })
+      await body.dump()
+      if (statusCode !== 200) problems.push(`data-source over ${via} answered ${statusCode}`)
+    } catch (err) {
+      problems.push(`data-source over ${via}: ${/** @type {Error} */ (err).message}`)
+    }
+  }
+  return problems
+}

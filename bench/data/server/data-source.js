@@ -1,0 +1,79 @@
+// @ts-check
+// The data-source service: serves each dataset file as it is on disk, with its
+// content-length, streamed with backpressure (pipeline), over the mesh and over
+// its own loopback TCP port (one listener for both). /stats counts open files
+// and responses so tests can prove an aborted download releases everything.
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { pipeline } from 'node:stream'
+
+const READ_CHUNK = 64 * 1024
+
+/**
+ * Why the stall watchdog exists: over Watt's mesh, a consumer that aborts a
+ * streamed response leaves it paused forever (undici-thread-interceptor 1.5.0
+ * never closes the body's MessagePort on abort; fixed upstream in PR #202/#205,
+ * not yet released). The producer then holds its file and buffers with no way
+ * to learn the consumer left. A response whose file has not moved for `stallMs`
+ * is destroyed, which also tears down the port on both sides. Over TCP an abort
+ * closes the socket and releases at once; the watchdog never fires there.
+ * @param {{ small?: string, large?: string }} files
+ * @param {{ stallMs: number }} options
+ */
+export function createDataSourceListener (files, { stallMs }) {
+  const counters = { openFiles: 0, openResponses: 0, served: 0, aborted: 0, stalled: 0 }
+  /** @type {Set<import('node:http').ServerResponse>} */
+  const open = new Set()
+
+  /** @type {import('node:http').RequestListener} */
+  function dataSourceListener (req, res) {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost')
+    if (req.method !== 'GET') return json(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: 'use GET' })
+    if (pathname === '/stats') return json(res, 200, counters)
+    if (pathname === '/ready') return json(res, 200, { ready: true })
+    const name = /^\/datasets\/(small|large)$/.exec(pathname)?.[1]
+    if (!name) return json(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${pathname}` })
+    const file = files[/** @type {'small' | 'large'} */ (name)]
+    if (!file) return json(res, 404, { statusCode: 404, error: 'Not Found', message: `the ${name} dataset is not configured here` })
+    counters.openResponses++
+    open.add(res)
+    res.once('close', () => { counters.openResponses--; open.delete(res) })
+    stat(file).then(({ size }) => {
+      if (res.destroyed) return
+      const source = createReadStream(file, { highWaterMark: READ_CHUNK })
+      counters.openFiles++
+      let stalled = false
+      const watchdog = setTimeout(() => {
+        stalled = true
+        counters.stalled++
+        res.destroy(new Error(`no progress for ${stallMs} ms: the consumer is gone`))
+      }, stallMs)
+      source.on('data', () => watchdog.refresh())
+      source.once('close', () => { clearTimeout(watchdog); counters.openFiles-- })
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': size })
+      pipeline(source, res, (err) => {
+        if (!err) counters.served++
+        else if (!stalled) counters.aborted++
+      })
+    }, (err) => json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: err.message }))
+  }
+
+  return {
+    listener: dataSourceListener,
+    /** Destroys every response in flight (on stop: a stalled one would hold the worker). */
+    closeAll () {
+      for (const res of open) res.destroy()
+    }
+  }
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {unknown} value
+ */
+function json (res, status, value) {
+  const body = JSON.stringify(value)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}

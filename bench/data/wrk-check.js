@@ -1,0 +1,38 @@
+// @ts-check
+// One wrk run per variant, beside autocannon's numbers, in one runtime for all
+// (memory is not measured here). wrk asks for one fixed id (no rotation) and
+// does not check bodies: it cross-checks throughput and status only, like the
+// original write-up's tool. A wrk run that completed no request fails.
+import { hasWrk, runWrk, WRK_MISSING } from '../lib/wrk.js'
+import { idRotation, variantPath } from './expected.js'
+
+/**
+ * @param {import('./plan.js').DataCase[]} cases
+ * @param {import('./measure.js').VariantContext} context
+ */
+export async function crossCheckWithWrk (cases, context) {
+  if (!(await hasWrk())) {
+    process.stderr.write(`${WRK_MISSING}\n`)
+    return { tool: 'wrk', skipped: WRK_MISSING, runs: [] }
+  }
+  const runs = []
+  const runtime = await context.runtimeFor()
+  try {
+    for (const kase of cases) {
+      process.stderr.write(`wrk cross-check: ${kase.target} (${kase.duration} s)\n`)
+      const path = variantPath(kase.dataset, kase.source, kase.mode, idRotation(kase.dataset, context.seed)[0])
+      const about = { target: kase.target, profile: kase.profile, connections: kase.connections, path }
+      try {
+        const result = await runWrk({ url: runtime.url + path, threads: 2, connections: kase.connections, duration: kase.duration, timeoutS: context.timeoutS })
+        if (result.totalRequests === 0) runs.push({ ...result, ...about, ok: false, failures: [...result.failures, 'no request completed'] })
+        else runs.push({ ...result, ...about })
+      } catch (err) {
+        const failure = /** @type {Error} */ (err).message
+        runs.push({ ...about, ok: false, failures: [failure] })
+      }
+    }
+  } finally {
+    await context.release(runtime)
+  }
+  return { tool: 'wrk', note: 'wrk -t2, one fixed id per variant, status checked but not bodies', runs }
+}
