@@ -148,7 +148,7 @@ export function scaleReport (result) {
 
   sections.push({
     title: `Cross-check with wrk -t${config.wrkThreads} -c${config.wrkConnections} -d${config.wrkDuration}s --latency`,
-    text: crossCheck?.skipped ?? `${crossCheck?.note ?? ''} Run right after autocannon on the same started target.`,
+    text: crossCheck?.skipped ?? `${crossCheck?.note ?? ''} Run right after autocannon on the same started target; a wrk run with any socket error, timeout or non-2xx is FAILED here and shows no number (the autocannon run beside it stands on its own). ${config.wrkConnections} connections opened at once can exceed the server's listen backlog (Node's default is 511): if wrk shows timeouts or a multi-second tail, look at the kernel's ListenOverflows counter (nstat) before blaming the strategy.`,
     table: crossCheck?.skipped ? undefined : wrkTable(result),
     charts: []
   })

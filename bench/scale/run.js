@@ -17,7 +17,7 @@ import { hasWrk, WRK_MISSING } from '../lib/wrk.js'
 import { measureCase } from './measure.js'
 import { casesFrom, FLAGS, resolveScales } from './plan.js'
 import { PM2_CLI, pm2Installed } from './pm2.js'
-import { ratiosToNode, scaleReport, scaleTable } from './report.js'
+import { ratiosToNode, scaleReport, scaleTable, wrkTable } from './report.js'
 
 async function main () {
   const flags = parseFlags(process.argv.slice(2), FLAGS, {
@@ -45,14 +45,21 @@ async function main () {
     measure: (kase, { progress }) => measureCase(/** @type {any} */ (kase), flags, { progress, wrk }),
     onComplete: async (result, path) => {
       result.ratioToNode = ratiosToNode(result.runs)
+      const wrkFailed = result.runs.filter((/** @type {any} */ run) => run.wrk && !run.wrk.ok)
       result.crossCheck = wrk
-        ? { tool: 'wrk', note: `wrk -t${flags.wrkThreads} -c${flags.wrkConnections} -d${flags.wrkDuration}s --latency: status and socket errors checked, bodies not.` }
+        ? { tool: 'wrk', note: `wrk -t${flags.wrkThreads} -c${flags.wrkConnections} -d${flags.wrkDuration}s --latency: status, socket errors and timeouts checked, bodies not.`, failedRuns: wrkFailed.length }
         : { tool: 'wrk', skipped: flags.wrk === 'off' ? 'wrk cross-check turned off (--wrk off)' : WRK_MISSING }
       writeResult(path, result)
       const { headers, rows } = scaleTable(result)
       const table = new Table({ head: headers, style: { head: [], border: [] } })
       table.push(...rows.map((row) => row.map(String)))
       process.stdout.write(`${table.toString()}\n${cores} core(s); the load generator shares them with the servers.\n`)
+      if (wrk) {
+        const wrkTableText = new Table({ head: wrkTable(result).headers, style: { head: [], border: [] } })
+        wrkTableText.push(...wrkTable(result).rows.map((row) => row.map(String)))
+        process.stdout.write(`${wrkTableText.toString()}\n`)
+        for (const run of wrkFailed) process.stdout.write(`wrk FAILED for ${run.target}@${run.scale} round ${run.round}: ${run.wrk.failures.join('; ')}\n`)
+      }
       if (flags.report) {
         const { md, html } = writeReport(flags.report, scaleReport(result))
         process.stdout.write(`report: ${md}\n        ${html}\n`)
