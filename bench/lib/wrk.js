@@ -3,6 +3,7 @@
 // is not an error: the caller reports "skipped" with how to install it.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { spawnTracked } from './processes.js'
 
 const run = promisify(execFile)
 
@@ -24,9 +25,12 @@ export async function hasWrk () {
 export async function runWrk ({ url, threads, connections, duration, timeoutS = 10 }) {
   const host = new URL(url).hostname
   if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`load tests target loopback only, not ${host}`)
-  const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${duration}s`, '--timeout', `${timeoutS}s`, '--latency', url],
-    { timeout: (duration + 30) * 1000 })
-  return parseWrk(stdout)
+  // Tracked like every other child, so Ctrl-C stops a running wrk too.
+  const { child, exited, output } = spawnTracked('wrk', [`-t${threads}`, `-c${connections}`, `-d${duration}s`, '--timeout', `${timeoutS}s`, '--latency', url])
+  const guard = setTimeout(() => child.kill('SIGKILL'), (duration + 30) * 1000)
+  const { code } = await exited.finally(() => clearTimeout(guard))
+  if (code !== 0) throw new Error(`wrk exited with ${code}: ${output().slice(-500)}`)
+  return parseWrk(output())
 }
 
 /** @param {string} value e.g. 1.23ms, 870.00us, 2.01s */
