@@ -1,0 +1,80 @@
+// @ts-check
+// Is the runtime still whole? Its process alive, no application restarted behind
+// our back (Watt's own restart counter), every transport answering.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { request } from 'undici'
+import { TRANSPORTS } from '../transports/profiles.js'
+
+/** @param {number} pid */
+export function isAlive (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM'
+  }
+}
+
+/**
+ * Restarts per application, from `platformatic_application_restarts_total`.
+ * @param {string} metricsUrl
+ * @returns {Promise<Record<string, number>>}
+ */
+export async function restartCounts (metricsUrl) {
+  const { statusCode, body } = await request(`${metricsUrl}/metrics`, { headersTimeout: 5000, bodyTimeout: 5000 })
+  const text = await body.text()
+  if (statusCode !== 200) throw new Error(`metrics answered ${statusCode}`)
+  /** @type {Record<string, number>} */
+  const counts = {}
+  for (const match of text.matchAll(/^platformatic_application_restarts_total\{[^}]*applicationId="([^"]+)"[^}]*\}\s+(\S+)/gm)) {
+    counts[match[1]] = Number(match[2])
+  }
+  return counts
+}
+
+/**
+ * Status of one GET, or the error code when there is no answer.
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ * @returns {Promise<number | string>}
+ */
+export async function statusOf (url, timeoutMs = 5000) {
+  try {
+    const { statusCode, body } = await request(url, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    await body.dump()
+    return statusCode
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code ?? 'error'
+  }
+}
+
+/**
+ * Every transport route's status; all 200 means the entry and every path to the
+ * services work.
+ * @param {string} baseUrl
+ */
+export async function transportStatuses (baseUrl) {
+  const statuses = await Promise.all(TRANSPORTS.map((transport) => statusOf(`${baseUrl}/tsfastify/${transport}`)))
+  return Object.fromEntries(TRANSPORTS.map((transport, i) => [transport, statuses[i]]))
+}
+
+/**
+ * Waits until the runtime is quiet again: a fan-out over the mesh to all four
+ * services answers quickly several times in a row. autocannon stops at its
+ * deadline but the requests it left in flight are still worked on; the next
+ * scenario must not start on that backlog. Resolves with the ms waited.
+ * @param {string} baseUrl
+ * @param {{ quickMs?: number, inARow?: number, timeoutMs?: number }} [options]
+ */
+export async function waitUntilSettled (baseUrl, { quickMs = 500, inARow = 3, timeoutMs = 60_000 } = {}) {
+  const started = Date.now()
+  let quick = 0
+  while (Date.now() - started < timeoutMs) {
+    const sent = Date.now()
+    const status = await statusOf(`${baseUrl}/tsfastify/ipc?fanout=4`, timeoutMs)
+    quick = status === 200 && Date.now() - sent <= quickMs ? quick + 1 : 0
+    if (quick >= inARow) return Date.now() - started
+    await sleep(100)
+  }
+  throw new Error(`the runtime did not settle within ${timeoutMs} ms (a fan-out never answered within ${quickMs} ms ${inARow} times in a row)`)
+}

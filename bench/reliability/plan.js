@@ -1,0 +1,66 @@
+// @ts-check
+// The reliability check's flags, the quick forms (what the tests and CI run),
+// and the scenario cases they expand to.
+import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
+import { TRANSPORTS } from '../transports/profiles.js'
+import { FAULT_NAMES } from './faults/kinds.js'
+
+export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
+
+/** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
+export const FLAGS = {
+  scenarios: { type: 'list', default: [...SCENARIOS], choices: SCENARIOS, help: 'which scenarios' },
+  quick: { type: 'boolean', default: false, help: 'short forms, as the tests run them (fewer seconds, faults crash,hang)' },
+  duration: { type: 'integer', min: 1, max: 600, help: 'load: seconds per transport at c100 p10 (default 10, quick 5)' },
+  'leak-runs': { type: 'integer', default: 5, min: 2, max: 50, help: 'leaks: back-to-back seed-profile runs' },
+  'leak-seconds': { type: 'integer', min: 1, max: 120, help: 'leaks: seconds per transport per run (default 3, quick 1)' },
+  'leak-growth': { type: 'number', default: 0.2, min: 0, max: 10, help: 'leaks: allowed RSS and heap growth, first to last run' },
+  'fuzz-requests': { type: 'integer', min: 1, max: 1_000_000, help: 'fuzz: generated requests (default 2000, quick 1000)' },
+  'fuzz-seed': { type: 'integer', default: 7, min: 0, max: 2 ** 32 - 1, help: 'fuzz: seed (the same seed replays the same requests)' },
+  'fuzz-concurrency': { type: 'integer', default: 16, min: 1, max: 256, help: 'fuzz: requests in flight' },
+  faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang)` },
+  'fault-service': { type: 'string', default: 'node3', choices: DOWNSTREAM_SERVICES, help: 'faults: the downstream service that fails' },
+  'fault-hold-ms': { type: 'integer', min: 100, max: 60_000, help: 'faults: how long a hang or a stop lasts (default call timeout + 2000)' },
+  'fault-connections': { type: 'integer', default: 8, min: 1, max: 1000, help: 'faults: autocannon connections per transport during a fault' },
+  'probe-rate': { type: 'integer', default: 20, min: 1, max: 1000, help: 'faults: timed requests per second per transport (error window, recovery)' },
+  'recovery-limit-ms': { type: 'integer', default: 5000, min: 0, max: 120_000, help: 'faults: errors must stop this soon after the service is back' },
+  'latency-slack-ms': { type: 'integer', default: 1000, min: 0, max: 60_000, help: 'faults: an error may take the call timeout plus this' },
+  'call-timeout-ms': { type: 'integer', default: 3000, min: 100, max: 600_000, help: 'the runtime\'s CALL_TIMEOUT_MS' },
+  out: { type: 'string', help: 'result JSON path (default results/reliability-<time>.json)' }
+}
+
+/**
+ * Fills the quick/full defaults in.
+ * @param {Record<string, any>} flags
+ * @returns {Record<string, any>}
+ */
+export function resolveSettings (flags) {
+  const quick = flags.quick
+  return {
+    ...flags,
+    duration: flags.duration ?? (quick ? 5 : 10),
+    leakSeconds: flags.leakSeconds ?? (quick ? 1 : 3),
+    fuzzRequests: flags.fuzzRequests ?? (quick ? 1000 : 2000),
+    faults: flags.faults ?? (quick ? ['crash', 'hang'] : FAULT_NAMES),
+    faultHoldMs: flags.faultHoldMs ?? flags.callTimeoutMs + 2000
+  }
+}
+
+/**
+ * @param {Record<string, any>} settings
+ * @returns {import('../lib/suite.js').Case[]}
+ */
+export function casesFrom (settings) {
+  const wanted = new Set(settings.scenarios)
+  const cases = []
+  if (wanted.has('load')) for (const transport of TRANSPORTS) cases.push({ profile: 'load', target: transport, transport })
+  if (wanted.has('leaks')) cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs` })
+  if (wanted.has('fuzz')) cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests` })
+  if (wanted.has('faults')) for (const kind of settings.faults) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
+  if (wanted.has('binds')) cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })
+  if (wanted.has('shutdown')) {
+    cases.push({ profile: 'shutdown', target: 'Ctrl-C (SIGINT to the group) mid-run', signal: 'SIGINT', to: 'group', when: 'mid-run' })
+    cases.push({ profile: 'shutdown', target: 'SIGTERM to the bench after a run', signal: 'SIGTERM', to: 'process', when: 'after-first-run' })
+  }
+  return cases
+}

@@ -1,0 +1,73 @@
+// @ts-check
+// Leaks: five back-to-back seed-profile runs (every transport, c100 p10), then
+// RSS and per-application heap after the fifth compared with after the first.
+// Each reading follows a full GC in every worker (through Watt's REPL), so it
+// shows what is retained, not how much young garbage waits for a scavenge
+// (each worker's young generation alone may hold 128 MB).
+import { setTimeout as sleep } from 'node:timers/promises'
+import { failuresOf } from '../../lib/load.js'
+import { scrapeMetrics } from '../../lib/metrics.js'
+import { TRANSPORTS } from '../../transports/profiles.js'
+import { loadUnderSeedProfile } from './load.js'
+
+/**
+ * @param {import('../private-runtime.js').PrivateRuntime} runtime
+ * @param {import('../watt-control.js').WattControl} control
+ * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, onTick?: (s: number) => void }} options
+ */
+export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, onTick }) {
+  const failures = []
+  const readings = []
+  let elapsed = 0
+  for (let run = 1; run <= runs; run++) {
+    let requests = 0
+    for (const transport of TRANSPORTS) {
+      const offset = elapsed
+      const { load } = await loadUnderSeedProfile(runtime, { transport, duration: secondsPerTransport, onTick: (s) => onTick?.(offset + s) })
+      elapsed += secondsPerTransport
+      requests += load.totalRequests
+      // A short run can end before its first answer on a busy box: what it sent is still answered
+      // (the drain) and exercises memory all the same. Correctness under load is the load check's job.
+      for (const failure of failuresOf(load)) if (failure !== 'no successful response') failures.push(`run ${run} ${transport}: ${failure}`)
+    }
+    readings.push({ run, requests, ...(await memoryAfterGc(runtime, control)) })
+  }
+
+  const first = readings[0]
+  const last = readings[readings.length - 1]
+  const growth = (/** @type {number} */ a, /** @type {number} */ b) => (b - a) / a
+  const rssGrowth = growth(first.rssBytes, last.rssBytes)
+  if (rssGrowth > maxGrowth) failures.push(`RSS grew ${pct(rssGrowth)} from run 1 to run ${last.run} (${mib(first.rssBytes)} → ${mib(last.rssBytes)} MiB), limit ${pct(maxGrowth)}`)
+  /** @type {Record<string, number>} */
+  const heapGrowth = {}
+  for (const [app, bytes] of Object.entries(first.heapUsedBytes)) {
+    heapGrowth[app] = growth(bytes, last.heapUsedBytes[app] ?? NaN)
+    if (!(heapGrowth[app] <= maxGrowth)) failures.push(`${app} heap grew ${pct(heapGrowth[app])} (${mib(bytes)} → ${mib(last.heapUsedBytes[app])} MiB), limit ${pct(maxGrowth)}`)
+  }
+  return { failures, leaks: { runs, secondsPerTransport, maxGrowth, rssGrowth, heapGrowth, readings } }
+}
+
+/**
+ * @param {import('../private-runtime.js').PrivateRuntime} runtime
+ * @param {import('../watt-control.js').WattControl} control
+ */
+async function memoryAfterGc (runtime, control) {
+  const apps = (await control.applications()).map((app) => app.id)
+  for (const app of apps) await control.collectGarbage(app)
+  await sleep(200)
+  const snapshot = await scrapeMetrics(runtime.metricsUrl)
+  return {
+    rssBytes: snapshot.rssBytes,
+    heapUsedBytes: Object.fromEntries(Object.entries(snapshot.apps).map(([app, metrics]) => [app, metrics.heapUsedBytes]))
+  }
+}
+
+/** @param {number} ratio */
+export function pct (ratio) {
+  return `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)}%`
+}
+
+/** @param {number | undefined} bytes */
+export function mib (bytes) {
+  return bytes === undefined ? '–' : (bytes / 1048576).toFixed(0)
+}

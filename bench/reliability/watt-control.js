@@ -1,0 +1,143 @@
+// @ts-check
+// Watt's management API, reached the way wattpm reaches it: HTTP over the
+// runtime's private unix socket. Restart, stop and start an application, and run
+// code inside one of its workers through the API's REPL (to crash it, hang it,
+// or run a full GC before a memory reading).
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Agent, request, WebSocket } from 'undici'
+
+/**
+ * Where a runtime started by `wattpm start` listens for management calls
+ * (@platformatic/runtime lib/management-api.js).
+ * @param {number} pid
+ */
+export function managementSocketPath (pid) {
+  return join(tmpdir(), 'platformatic', 'runtimes', String(pid), 'socket')
+}
+
+/**
+ * @typedef {object} Repl
+ * @property {(code: string, timeoutMs?: number) => Promise<string>} run  evaluates one line, resolves with its output
+ * @property {(code: string) => void} send                                 evaluates one line, does not wait (e.g. process.exit)
+ * @property {() => void} close
+ */
+
+/**
+ * @param {number} pid  the runtime's process id
+ */
+export function createWattControl (pid) {
+  const agent = new Agent({ connect: { socketPath: managementSocketPath(pid) } })
+
+  /**
+   * @param {'GET' | 'POST'} method
+   * @param {string} path
+   * @param {unknown} [body]
+   */
+  async function call (method, path, body) {
+    const { statusCode, body: answer } = await request(`http://localhost/api/v1${path}`, {
+      method,
+      dispatcher: agent,
+      headersTimeout: 60_000,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+    })
+    const text = await answer.text()
+    if (statusCode >= 300) throw new Error(`management API ${method} ${path} answered ${statusCode}: ${text.slice(0, 200)}`)
+    return text ? JSON.parse(text) : null
+  }
+
+  /**
+   * Opens the REPL of one of the application's workers.
+   * @param {string} application
+   * @returns {Promise<Repl>}
+   */
+  function openRepl (application) {
+    const prompt = `${application}> `
+    const socket = new WebSocket(`ws://localhost/api/v1/applications/${application}/repl`, { dispatcher: agent })
+    let buffer = ''
+    /** @type {(() => void) | null} */
+    let onPrompt = null
+    socket.addEventListener('message', (event) => {
+      buffer += stripColours(String(event.data))
+      if (buffer.endsWith(prompt)) onPrompt?.()
+    })
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => { socket.close(); reject(new Error(`the REPL of ${application} did not open`)) }, 10_000)
+      socket.addEventListener('error', () => { clearTimeout(timer); reject(new Error(`could not open the REPL of ${application}`)) }, { once: true })
+      // Ready once the first prompt arrived: input sent earlier can be lost.
+      onPrompt = () => {
+        clearTimeout(timer)
+        onPrompt = null
+        buffer = ''
+        resolve({
+          run (code, timeoutMs = 30_000) {
+            return new Promise((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error(`${application} REPL: no answer within ${timeoutMs} ms`)), timeoutMs)
+              onPrompt = () => {
+                clearTimeout(timer)
+                onPrompt = null
+                const output = buffer.slice(0, -prompt.length).trim()
+                buffer = ''
+                resolve(output)
+              }
+              socket.send(code + '\n')
+            })
+          },
+          send (code) {
+            socket.send(code + '\n')
+          },
+          close () {
+            socket.close()
+          }
+        })
+      }
+    })
+  }
+
+  return {
+    /** @returns {Promise<{ id: string, status: string, workers?: number }[]>} */
+    async applications () {
+      return (await call('GET', '/applications')).applications
+    },
+    /**
+     * Watt's own restart: a replacement worker is started before the old one stops.
+     * @param {string} application
+     */
+    restartApplication (application) {
+      return call('POST', '/restart', { applications: [application] })
+    },
+    /** @param {string} application */
+    stopApplication (application) {
+      return call('POST', `/applications/${application}/stop`)
+    },
+    /** @param {string} application */
+    startApplication (application) {
+      return call('POST', `/applications/${application}/start`)
+    },
+    openRepl,
+    /**
+     * A full garbage collection in the application's worker, so a heap reading
+     * shows what is retained, not how much young garbage waits for a scavenge.
+     * @param {string} application
+     */
+    async collectGarbage (application) {
+      const repl = await openRepl(application)
+      try {
+        const output = await repl.run("require('v8').setFlagsFromString('--expose-gc'); require('vm').runInNewContext('gc')(); 'gc done'")
+        if (!output.includes('gc done')) throw new Error(`${application}: GC through the REPL failed: ${output.slice(0, 200)}`)
+      } finally {
+        repl.close()
+      }
+    },
+    close () {
+      return agent.close()
+    }
+  }
+}
+
+/** @typedef {ReturnType<typeof createWattControl>} WattControl */
+
+/** @param {string} text */
+function stripColours (text) {
+  return text.replace(/\x1b\[[0-9;]*m/g, '') // eslint-disable-line no-control-regex
+}
