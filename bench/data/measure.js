@@ -45,9 +45,13 @@ export async function measureVariant (kase, context, progress) {
     const tracker = trackPeakRss(pid)
     const measured = await runLoad({ ...load, duration: kase.duration, onTick: (s) => progress.tick(kase.warmup + s) })
     const { peakRssBytes, method } = await tracker.stop()
+    const failures = (measured.mismatchSamples ?? []).map((sample) => `mismatch ${sample}`)
+    if (measured.status['2xx'] === 0 && !measured.errors && !measured.status.non2xx) {
+      failures.push(`no answer within the ${kase.duration} s run: one answer takes longer here; raise the duration or lower the connections`)
+    }
     return {
       load: measured,
-      failures: (measured.mismatchSamples ?? []).map((sample) => `mismatch ${sample}`),
+      failures,
       datasetBytes: manifest.bytes,
       // how much of the dataset the variant got through per second: req/s × dataset size
       datasetMBPerSec: (measured.requestsPerSec.avg * manifest.bytes) / 1e6,

@@ -32,7 +32,7 @@ export const FLAGS = {
   sources: { type: 'list', default: [...SOURCES], choices: SOURCES, help: 'where the data comes from (the large dataset has net sources only)' },
   modes: { type: 'list', default: [...MODES], choices: MODES, help: 'stream (stream-json) and/or promise (read whole, JSON.parse)' },
   'small-size': { type: 'string', default: '4MB', help: 'small (speakers) dataset size, e.g. 4MB' },
-  'large-size': { type: 'string', default: '200MB', help: 'large (zipcodes) dataset size, e.g. 200MB, 2GB' },
+  'large-size': { type: 'string', default: '100MB', help: 'large (zipcodes) dataset size, e.g. 100MB, 2GB' },
   seed: { type: 'integer', default: 1, min: 0, max: 2 ** 31 - 1, help: 'dataset seed (same seed, same bytes everywhere)' },
   timeout: { type: 'integer', default: 60, min: 1, max: 3600, help: 'per-request timeout, seconds (a timeout fails the run)' },
   runtime: { type: 'string', default: 'per-run', choices: ['per-run', 'shared'], help: 'a fresh runtime per run (memory of one variant alone) or one for all' },

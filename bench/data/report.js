@@ -15,6 +15,11 @@ function num (n, digits = 1) {
   return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits)
 }
 
+/** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
+function rps (n) {
+  return n == null ? '–' : n < 100 ? n.toFixed(2) : fmt(n)
+}
+
 /** @param {number | null | undefined} bytes */
 function mib (bytes) {
   return bytes == null || Number.isNaN(bytes) ? '–' : (bytes / 1048576).toFixed(0)
@@ -46,7 +51,7 @@ export function memoryTable (result) {
       table.push([target, 'FAILED', entry.failures.join('; ').slice(0, 70), '', '', '', '', ''])
       continue
     }
-    table.push([target, fmt(entry.requestsPerSec.median), num(median(mine, (r) => r.datasetMBPerSec)), num(median(mine, (r) => r.latencyMs.p99), 0),
+    table.push([target, rps(entry.requestsPerSec.median), num(median(mine, (r) => r.datasetMBPerSec)), num(median(mine, (r) => r.latencyMs.p99), 0),
       fmt(median(mine, (r) => r.errors)), fmt(median(mine, (r) => r.timeouts)), mib(median(mine, (r) => r.peakRssBytes)), mib(median(mine, (r) => r.memoryConsumedBytes))])
   }
   return table.toString()
@@ -74,7 +79,7 @@ export function dataReport (result) {
         headers: ['variant', 'req/s', 'min – max', 'dataset MB/s', 'avg ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB', 'loadgen CPU %'],
         rows: mine.map(({ target, entry, mine: ok }) => entry.failed
           ? [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
-          : [target, fmt(entry.requestsPerSec.median), `${fmt(entry.requestsPerSec.min)} – ${fmt(entry.requestsPerSec.max)}`,
+          : [target, rps(entry.requestsPerSec.median), `${rps(entry.requestsPerSec.min)} – ${rps(entry.requestsPerSec.max)}`,
               num(median(ok, (r) => r.datasetMBPerSec)), num(median(ok, (r) => r.latencyMs.avg), 0), num(median(ok, (r) => r.latencyMs.p50), 0),
               num(median(ok, (r) => r.latencyMs.p99), 0), num(median(ok, (r) => r.latencyMs.max), 0), fmt(median(ok, (r) => r.errors)),
               fmt(median(ok, (r) => r.timeouts)), mib(median(ok, (r) => r.peakRssBytes)), mib(median(ok, (r) => r.memoryConsumedBytes)),
@@ -112,7 +117,7 @@ export function dataReport (result) {
         ? undefined
         : {
             headers: ['variant', 'connections', 'wrk req/s', 'wrk p50 ms', 'wrk p99 ms', 'status'],
-            rows: wrk.runs.map((/** @type {any} */ w) => [w.target, w.connections, fmt(w.requestsPerSec), num(w.latencyMs?.p50, 2), num(w.latencyMs?.p99, 2), w.ok ? 'ok' : `FAILED: ${w.failures.join('; ')}`])
+            rows: wrk.runs.map((/** @type {any} */ w) => [w.target, w.connections, rps(w.requestsPerSec), num(w.latencyMs?.p50, 2), num(w.latencyMs?.p99, 2), w.ok ? 'ok' : `FAILED: ${w.failures.join('; ')}`])
           }
     })
   }
@@ -121,7 +126,7 @@ export function dataReport (result) {
     title: 'Every run',
     table: {
       headers: ['round', 'variant', 'connections', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'idle RSS MiB', 'peak RSS MiB', 'status'],
-      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, r.connections, fmt(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–',
+      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, r.connections, rps(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–',
         r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', mib(r.rssIdleBytes), mib(r.peakRssBytes),
         r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`])
     }

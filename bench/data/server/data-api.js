@@ -8,6 +8,8 @@
 // /data-api/stats shows what is in flight (tests use it to prove release).
 import Fastify from 'fastify'
 import { stat } from 'node:fs/promises'
+import { getHeapStatistics } from 'node:v8'
+import { threadId } from 'node:worker_threads'
 import { request } from 'undici'
 import { DATASETS } from '../dataset/records.js'
 import { bufferedMatches, streamMatches } from './json-filter.js'
@@ -85,7 +87,8 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
     const problems = await readinessProblems(config)
     return reply.code(problems.length ? 503 : 200).send({ ready: problems.length === 0, problems })
   })
-  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed }))
+  // threadId changes when Watt replaces a crashed worker: tests use it to prove no crash happened.
+  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId }))
   return app
 }
 

@@ -74,18 +74,28 @@ export function createSources (config, track) {
     }
     const body = tracked(answer.body, track)
     if (answer.statusCode !== 200) {
-      body.destroy()
+      drop(body)
       throw new HttpError(502, `data-source answered ${answer.statusCode} over ${via}`)
     }
     const bytes = Number(answer.headers['content-length'])
     if (!Number.isSafeInteger(bytes)) {
-      body.destroy()
+      drop(body)
       throw new HttpError(502, `data-source sent no content-length over ${via}`)
     }
-    return { bytes, stream: () => body, text: () => body.text(), discard: () => body.destroy() }
+    return { bytes, stream: () => body, text: () => body.text(), discard: () => drop(body) }
   }
 
   return { open, close: () => pool.close() }
+}
+
+/**
+ * Abandons an unread body. undici reports that as an 'error' (RequestAborted);
+ * unheard, it would be an uncaught exception that takes the worker down.
+ * @param {import('node:stream').Readable} body
+ */
+function drop (body) {
+  body.on('error', () => {})
+  body.destroy()
 }
 
 /**

@@ -1,0 +1,124 @@
+// The bench command end to end (short runs, no wrk): a run writes the shared
+// result schema with one verified, memory-measured run per variant and a
+// report; a variant that cannot answer is FAILED with the server's reason and
+// a non-zero exit; bad flags exit 2. Plus the verification parts on their own:
+// rotating paths with per-response checks, and the manifest check.
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { generateDataset } from '../../bench/data/dataset/generate.js'
+import { bodyChecker, idRotation, rotatingVariant, variantPath } from '../../bench/data/expected.js'
+import { failuresOf, runLoad } from '../../bench/lib/load.js'
+
+const exec = promisify(execFile)
+const RUN = new URL('../../bench/data/run.js', import.meta.url).pathname
+
+async function bench (args, env = {}) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [RUN, ...args], { env: { ...process.env, ...env }, timeout: 150_000 })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
+  }
+}
+
+t.test('a short run verifies every response, records peak RSS per variant, writes JSON and a report', async (t) => {
+  const dir = t.testdir()
+  const out = join(dir, 'result.json')
+  const { code, stdout, stderr } = await bench(['--datasets', 'small', '--sources', 'disk,net-ipc', '--modes', 'stream', '--duration', '2', '--warmup', '0',
+    '--small-size', '300kB', '--cache-dir', dir, '--out', out, '--report', join(dir, 'report'), '--wrk', 'off'])
+  t.equal(code, 0, stderr)
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  t.equal(result.schema, 'watt-transport-lab/result@1')
+  t.equal(result.suite, 'data')
+  t.equal(result.complete, true)
+  t.equal(result.failed, false)
+  t.same(result.runs.map((run) => run.target), ['small/disk/stream', 'small/net-ipc/stream'])
+  for (const run of result.runs) {
+    t.equal(run.ok, true, run.target)
+    t.ok(run.totalRequests > 0 && run.status['2xx'] === run.totalRequests, `${run.target}: ${run.totalRequests} answers, all 2xx`)
+    t.equal(run.mismatches, 0, `${run.target}: every body checked and right`)
+    t.equal(run.errors + run.timeouts, 0)
+    t.ok(run.peakRssBytes >= run.rssBeforeBytes && run.rssIdleBytes > 10e6, `${run.target}: peak RSS ${run.peakRssBytes} ≥ RSS at start ${run.rssBeforeBytes}`)
+    t.equal(run.peakRssMethod, 'VmHWM')
+    t.equal(run.datasetBytes, result.config.datasets.small.bytes)
+  }
+  t.match(stdout, /peak RSS MiB/, 'memory beside throughput on the console')
+  t.match(readFileSync(join(dir, 'report.md'), 'utf8'), /small\/net-ipc\/stream/)
+  t.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<svg/)
+})
+
+t.test('a variant that cannot answer is FAILED with the server\'s reason, never a number', async (t) => {
+  const dir = t.testdir()
+  const out = join(dir, 'result.json')
+  // a 48 MB data-api heap cannot buffer a 20 MB dataset: the promise variant answers 507
+  const { code, stdout } = await bench(['--datasets', 'large', '--sources', 'net-tcp', '--modes', 'promise', '--large-duration', '2',
+    '--large-size', '20MB', '--cache-dir', dir, '--out', out, '--wrk', 'off'], { DATA_API_MAX_HEAP: '48MB', DATA_API_MAX_YOUNG: '8MB' })
+  t.equal(code, 1)
+  t.match(stdout, /FAILED/)
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  t.equal(result.failed, true)
+  const [run] = result.runs
+  t.equal(run.target, 'large/net-tcp/promise')
+  t.equal(run.ok, false)
+  t.equal(run.requestsPerSec, null, 'no number for a failed run')
+  t.match(run.failures.join(' '), /preflight: .* answered 507: buffering this \d+-byte dataset/)
+  t.same(result.summary.custom ?? result.summary.scaled, { 'large/net-tcp/promise': { failed: true, rounds: 1, failures: run.failures } })
+})
+
+t.test('bad flags exit 2 and say why', async (t) => {
+  const cases = [
+    [['--large-size', '2XB'], /--large-size: not a size/],
+    [['--datasets', 'large', '--sources', 'disk'], /no variant selected/],
+    [['--modes', 'eventually'], /unknown value "eventually"/],
+    [['--small-size', '1kB'], /--small-size must be from/]
+  ]
+  await Promise.all(cases.map(async ([args, message]) => {
+    const { code, stderr } = await bench(args)
+    t.equal(code, 2, args.join(' '))
+    t.match(stderr, message)
+  }))
+})
+
+t.test('rotating paths: every response is checked against the path it answers', async (t) => {
+  const server = createServer((req, res) => res.end(req.url === '/b' ? 'wrong' : `ok ${req.url}`))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const url = `http://127.0.0.1:${server.address().port}`
+  const asked = new Set()
+  const check = (path, body) => { asked.add(path); return body === `ok ${path}` ? null : `got ${body}` }
+  const load = await runLoad({ url: url + '/a', connections: 3, pipelining: 1, duration: 1, rotate: { paths: ['/a', '/b', '/c'], check } })
+  t.same([...asked].sort(), ['/a', '/b', '/c'], 'all paths asked')
+  t.ok(load.mismatches > 0 && load.mismatches < load.totalRequests, `${load.mismatches} of ${load.totalRequests} are /b's`)
+  t.same(new Set(load.mismatchSamples), new Set(['/b: got wrong']), 'only /b is wrong: each body was matched to its own path')
+  t.match(failuresOf(load), [/body mismatches/])
+  await t.rejects(runLoad({ url, connections: 1, pipelining: 2, duration: 1, rotate: { paths: ['/a'], check } }), /pipelining 1/)
+})
+
+t.test('the manifest check accepts the exact answer and nothing else', async (t) => {
+  const file = join(t.testdir(), 'small.json')
+  const manifest = await generateDataset({ dataset: 'small', targetBytes: 100_000, seed: 2, file })
+  const records = JSON.parse(readFileSync(file, 'utf8'))
+  const id = records[0].speakerId
+  const right = JSON.stringify(records.filter((record) => record.speakerId === id))
+  const check = bodyChecker(manifest)
+  t.equal(check(id, right), null)
+  t.match(check(id, right.slice(0, -1) + ' '), /same length, different content/)
+  t.match(check(id, right + ' '), /got \d+ bytes, expected \d+/)
+  t.equal(check('spk_999999', '[]'), null)
+  t.match(check('spk_999999', right), /expected \[\] for unknown id/)
+
+  const rotation = idRotation('small', 1)
+  t.same(idRotation('small', 1), rotation, 'the same order every time')
+  t.ok(rotation.includes('spk_1001') && rotation.includes('spk_999999'), 'unknown ids are asked too')
+  t.equal(new Set(rotation.filter((x) => x.startsWith('spk_') && Number(x.slice(4)) <= 1000)).size, 1000, 'every known id once')
+  t.equal(variantPath('small', 'net-tcp', 'promise', 'spk_3'), '/data-api/data/small/net/promise/spk_3?via=tcp')
+  t.equal(variantPath('large', 'net-ipc', 'stream', '10000'), '/data-api/data/large/stream/10000?via=ipc')
+  t.equal(variantPath('small', 'disk', 'stream', 'spk_3'), '/data-api/data/small/disk/stream/spk_3')
+  const variant = rotatingVariant('small', 'disk', 'stream', manifest, 1)
+  const path = variantPath('small', 'disk', 'stream', id)
+  t.equal(variant.check(path, right), null, 'a variant\'s check finds the id in the path')
+})
