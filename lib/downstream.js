@@ -1,8 +1,10 @@
 // @ts-check
 // The handler every downstream service mounts: `GET /hello?size=N` over HTTP
 // (mesh and TCP reach this same function) and a `hello` messaging handler for RPC.
+import { createServer } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
+import { HOST, tcpPortOf } from './ports.js'
 
 /** Server-side keep-alive, longer than every client pool's, so clients close first. */
 export const SERVER_KEEP_ALIVE_MS = 10_000
@@ -84,4 +86,20 @@ export function closeOnStop (close) {
   const events = /** @type {any} */ (globalThis).platformatic?.events
   if (!events) return
   events.on('close', close)
+}
+
+/**
+ * A plain node:http downstream: the contract on its own loopback port (which
+ * Watt's mesh reaches in-thread too), the messaging handler, and a clean close.
+ * @param {string} service
+ */
+export function serveHello (service) {
+  const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
+  server.listen({ port: tcpPortOf(service), host: HOST })
+  handleHelloMessages(service)
+  closeOnStop(() => {
+    server.close()
+    server.closeIdleConnections()
+  })
+  return server
 }
