@@ -110,7 +110,7 @@ function faultRows (run) {
     const codes = Object.entries(t.load.byCode).filter(([code]) => !code.startsWith('2')).map(([code, n]) => `${n}×${code}`).join(' ')
     const measured = t.errors === 0 && t.load.non2xx === 0
       ? 'no error'
-      : `load ${codes || 'no error'}; probes ${t.errors}/${t.answers} errors, window ${(t.errorWindowMs / 1000).toFixed(1)} s, recovery ${t.recoveryMs} ms after back, slowest error ${t.maxErrorLatencyMs ?? '–'} ms`
+      : `load ${codes || 'no error'}; probes ${t.errors}/${t.answers} errors, window ${(t.errorWindowMs / 1000).toFixed(1)} s, recovery ${t.recoveryMs} ms after back, slowest error ${t.maxErrorLatencyMs ?? '–'} ms (p99 of 200s ${t.okLatencyP99Ms ?? '–'} ms)`
     rows.push(['', `  · ${transport}`, mine.every((c) => c.ok) ? 'PASS' : 'FAIL',
       measured + mine.filter((c) => !c.ok).map((c) => `\n✗ ${c.name.slice(transport.length + 2)} ${c.detail}`).join('')])
   }

@@ -123,7 +123,7 @@ export function createWattControl (pid) {
     async collectGarbage (application) {
       const repl = await openRepl(application)
       try {
-        const output = await repl.run("require('v8').setFlagsFromString('--expose-gc'); require('vm').runInNewContext('gc')(); 'gc done'")
+        const output = await repl.run("require('v8').setFlagsFromString('--expose-gc'); require('vm').runInNewContext('gc')({ type: 'major', execution: 'sync', flavor: 'last-resort' }); 'gc done'")
         if (!output.includes('gc done')) throw new Error(`${application}: GC through the REPL failed: ${output.slice(0, 200)}`)
       } finally {
         repl.close()

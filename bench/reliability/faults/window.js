@@ -15,6 +15,7 @@ export function errorWindow (observations, { injectedAt, backAt }) {
   const first = errors[0]
   const last = errors.at(-1)
   const wrong = observations.filter((o) => o.verdict === 'wrong')
+  const okLatencies = observations.filter((o) => o.verdict === 'verified').map((o) => o.latencyMs).sort((a, b) => a - b)
   const servedAgain = observations.some((o) => o.verdict === 'verified' && o.at > Math.max(backAt, last?.at ?? 0))
   return {
     answers: observations.length,
@@ -24,6 +25,8 @@ export function errorWindow (observations, { injectedAt, backAt }) {
     errorWindowMs: first && last ? round(last.at - first.at) : 0,
     recoveryMs: last ? round(Math.max(0, last.at - backAt)) : 0,
     maxErrorLatencyMs: errors.length ? round(Math.max(...errors.map((o) => o.latencyMs))) : null,
+    // How slow a success was meanwhile: queueing on a busy box delays errors and successes alike.
+    okLatencyP99Ms: okLatencies.length ? round(okLatencies[Math.min(okLatencies.length - 1, Math.floor(okLatencies.length * 0.99))]) : null,
     wrongAnswers: wrong.length,
     wrongSamples: [...new Set(wrong.map((o) => o.detail ?? String(o.status)))].slice(0, 3),
     // What the errors said, e.g. 'node3 could not be reached: connect ECONNREFUSED … over tcp'

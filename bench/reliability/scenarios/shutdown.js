@@ -32,7 +32,7 @@ export async function interruptBench ({ signal, to, when, outDir }) {
   // mid-run: one long run, cut in its middle. after-first-run: short runs, cut once one is measured.
   const args = when === 'mid-run'
     ? ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off', '--out', out]
-    : ['--duration', '2', '--warmup', '0', '--rounds', '10', '--transports', 'direct', '--profiles', 'seed', '--wrk', 'off', '--out', out]
+    : ['--duration', '1', '--warmup', '0', '--rounds', '10', '--transports', 'direct', '--profiles', 'seed', '--wrk', 'off', '--out', out]
   const bench = spawnTransportsBench({ args, env: runtimeEnv(ports), detached: to === 'group' })
   /** @type {number[]} */
   let tree = []
