@@ -134,7 +134,7 @@ export function dataReport (result) {
 
   return {
     title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp)',
-    intro: `${result.failed ? '**This result contains failed runs; failed variants are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, stream-json ${machine.versions['stream-json']}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${result.failed ? '**This result contains failed runs; failed variants are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, stream-json ${config.streamJsonVersion ?? 'unknown'}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
 }

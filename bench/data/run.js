@@ -3,13 +3,16 @@
 // service over Watt's mesh (ipc) and over TCP, on a small and a large dataset.
 //   npm run bench:data                            every variant, default sizes
 //   npm run bench:data -- --large-size 2GB        the original write-up's scale
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath, writeResult } from '../lib/results.js'
 import { runSuite } from '../lib/suite.js'
 import { DEFAULT_CACHE_DIR, ensureDataset } from './dataset/cache.js'
 import { measureVariant } from './measure.js'
-import { casesFrom, FLAGS, sizesFrom } from './plan.js'
+import { casesFrom, FLAGS, resolveTiming, sizesFrom } from './plan.js'
 import { dataReport, memoryTable } from './report.js'
 import { startDataRuntime } from './runtime.js'
 import { crossCheckWithWrk } from './wrk-check.js'
@@ -23,7 +26,7 @@ async function main () {
     description: 'Streaming vs buffered JSON endpoints, from disk and over the network (ipc, tcp); every response verified, peak RSS per run.'
   })
   const sizes = sizesFrom(flags)
-  const cases = casesFrom(flags)
+  const cases = casesFrom(resolveTiming(flags, sizes))
   if (cases.length === 0) throw new UsageError('no variant selected: the large dataset has no disk source; add net-ipc or net-tcp to --sources')
   const out = flags.out ?? defaultResultPath('data')
   const log = (/** @type {string} */ line) => process.stderr.write(line + '\n')
@@ -48,13 +51,13 @@ async function main () {
   try {
     return await runSuite({
       suite: 'data',
-      config: { ...flags, out, datasets: Object.fromEntries(Object.entries(datasets).map(([name, { file, manifest }]) => [name, { file, bytes: manifest.bytes, records: manifest.records, sha256: manifest.sha256, seed: manifest.seed }])) },
+      config: { ...flags, out, streamJsonVersion: streamJsonVersion(), datasets: Object.fromEntries(Object.entries(datasets).map(([name, { file, manifest }]) => [name, { file, bytes: manifest.bytes, records: manifest.records, sha256: manifest.sha256, seed: manifest.seed }])) },
       cases,
       rounds: flags.rounds,
       secondsPerCase: cases.reduce((sum, kase) => sum + kase.duration + kase.warmup, 0) / cases.length + (shared ? 1 : RUNTIME_LIFECYCLE_S),
       out,
       allowErrors: flags.allowErrors,
-      extraPackages: ['stream-json', 'pidusage'],
+      extraPackages: ['pidusage'],
       measure: (kase, { progress }) => measureVariant(/** @type {import('./plan.js').DataCase} */ (kase), context, progress),
       onComplete: async (result, path) => {
         process.stdout.write(memoryTable(result) + '\n')
@@ -70,6 +73,16 @@ async function main () {
     })
   } finally {
     await shared?.stop()
+  }
+}
+
+/** stream-json's exports map hides its package.json from require(): read it beside its entry. */
+function streamJsonVersion () {
+  try {
+    const entry = createRequire(import.meta.url).resolve('stream-json')
+    return JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')).version
+  } catch {
+    return null
   }
 }
 

@@ -49,8 +49,8 @@ async function main () {
   log([
     `data runtime ready on 127.0.0.1:${flags.port} (data-source on :${flags.sourcePort}); Ctrl-C stops it. Try:`,
     `  curl ${base}/small/disk/stream/spk_1`,
-    `  curl ${base}/small/net/promise/spk_1?via=tcp`,
-    `  curl ${base}/large/stream/10000?via=ipc`
+    `  curl '${base}/small/net/promise/spk_1?via=tcp'`,
+    `  curl '${base}/large/stream/10000?via=ipc'`
   ].join('\n'))
   const { code, signal } = await exited
   return signal ? 1 : (code ?? 1)
