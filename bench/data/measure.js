@@ -14,6 +14,7 @@ import { preflight } from './preflight.js'
  * @property {(runtime: import('./runtime.js').DataRuntime) => Promise<void>} release  stops it when fresh
  * @property {number} seed
  * @property {number} timeoutS
+ * @property {boolean} freshRuntime   one runtime per run (else shared by all)
  */
 
 /**
@@ -59,7 +60,8 @@ export async function measureVariant (kase, context, progress) {
       rssBeforeBytes,
       peakRssBytes,
       peakRssMethod: method,
-      memoryConsumedBytes: peakRssBytes - rssIdleBytes,
+      // only a fresh runtime's idle RSS is a baseline: a shared one carries the previous variant's memory
+      memoryConsumedBytes: context.freshRuntime ? peakRssBytes - rssIdleBytes : null,
       runtimePid: pid
     }
   } finally {

@@ -44,6 +44,7 @@ async function main () {
     datasets,
     seed: flags.seed,
     timeoutS: flags.timeout,
+    freshRuntime: !shared,
     runtimeFor: async () => shared ?? startDataRuntime({ files }),
     release: async (runtime) => { if (runtime !== shared) await runtime.stop() }
   }
