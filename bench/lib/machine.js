@@ -3,7 +3,9 @@
 // git commit, recorded in every result file.
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
+import { dirname, join } from 'node:path'
 import { PROJECT_ROOT } from './runtime.js'
 
 const require = createRequire(import.meta.url)
@@ -17,6 +19,15 @@ export function packageVersion (name) {
   try {
     return require(`${name}/package.json`).version
   } catch {
+    // some packages' exports hide package.json: walk up from their entry point
+    try {
+      let dir = dirname(require.resolve(name))
+      while (dir !== dirname(dir)) {
+        const file = join(dir, 'package.json')
+        if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).name === name) return JSON.parse(readFileSync(file, 'utf8')).version
+        dir = dirname(dir)
+      }
+    } catch {}
     return null
   }
 }

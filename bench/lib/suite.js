@@ -152,5 +152,7 @@ export function summaryTable (summary, baseline) {
 
 /** @param {number | null | undefined} n */
 export function fmt (n) {
-  return n == null ? '–' : Math.round(n).toLocaleString('en-US')
+  if (n == null) return '–'
+  // slow variants (a large dataset, say) must not round to 0
+  return n < 100 ? String(Number(n.toPrecision(3))) : Math.round(n).toLocaleString('en-US')
 }

@@ -56,12 +56,14 @@ export function parseWrk (text) {
   if (non2xx) failures.push(`${non2xx} non-2xx`)
   if (errors) failures.push(`${errors} socket errors`)
   if (timeouts) failures.push(`${timeouts} timeouts`)
+  const totalRequests = requests ? Number(requests[1]) : 0
+  if (totalRequests === 0) failures.push('no completed request')
   return {
     ok: failures.length === 0,
     failures,
     requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
     transferPerSec: /Transfer\/sec:\s+(\S+)/.exec(text)?.[1] ?? null,
-    totalRequests: requests ? Number(requests[1]) : 0,
+    totalRequests,
     latencyMs: { avg: latency ? toMs(latency[1]) : NaN, stdev: latency ? toMs(latency[2]) : NaN, max: latency ? toMs(latency[3]) : NaN, p50: pct('50'), p90: pct('90'), p99: pct('99') },
     non2xx,
     errors,

@@ -32,3 +32,9 @@ t.test('non-2xx and socket errors fail the cross-check', async (t) => {
   t.equal(r.ok, false)
   t.same(r.failures, ['7 non-2xx', '2 socket errors', '3 timeouts'])
 })
+
+t.test('a run that completed nothing is not a result', async (t) => {
+  const r = parseWrk(clean.replace('40123 requests in', '0 requests in'))
+  t.equal(r.ok, false)
+  t.same(r.failures, ['no completed request'])
+})
