@@ -1,7 +1,7 @@
 // @ts-check
-// Runs the transport bench (`node bench/transports/run.js …`) as a child on
-// private ports, the way a user would, and lets a scenario wait for lines of
-// its output (the runtime's pid, a finished run).
+// Runs a bench (e.g. `node bench/transports/run.js …`) as a child on private
+// ports, the way a user would, and lets a scenario wait for lines of its output
+// (the runtime's pid, a finished run).
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnTracked } from '../lib/processes.js'
@@ -14,8 +14,16 @@ export const TRANSPORTS_BENCH = join('bench', 'transports', 'run.js')
  *   detached: its own process group, so a signal to the group reaches it and the
  *   runtime it starts together, as Ctrl-C in a terminal does
  */
-export function spawnTransportsBench ({ args, env, detached = false }) {
-  const { child, exited, output } = spawnTracked(process.execPath, [TRANSPORTS_BENCH, ...args], {
+export function spawnTransportsBench (options) {
+  return spawnBench(TRANSPORTS_BENCH, options)
+}
+
+/**
+ * @param {string} script  path from the project root, e.g. bench/scale/run.js
+ * @param {{ args: string[], env: Record<string, string>, detached?: boolean }} options
+ */
+export function spawnBench (script, { args, env, detached = false }) {
+  const { child, exited, output } = spawnTracked(process.execPath, [script, ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
     detached

@@ -4,6 +4,7 @@
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { TRANSPORTS } from '../transports/profiles.js'
 import { FAULT_NAMES } from './faults/kinds.js'
+import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
 export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
 
@@ -25,6 +26,7 @@ export const FLAGS = {
   'probe-rate': { type: 'integer', default: 20, min: 1, max: 1000, help: 'faults: timed requests per second per transport (error window, recovery)' },
   'recovery-limit-ms': { type: 'integer', default: 5000, min: 0, max: 120_000, help: 'faults: errors must stop this soon after the service is back' },
   'latency-slack-ms': { type: 'integer', default: 1000, min: 0, max: 60_000, help: 'faults: an error may take the call timeout plus this' },
+  'shutdown-suites': { type: 'list', choices: SUITE_NAMES, help: `shutdown: benches interrupted mid-run (default ${DEFAULT_SUITES.join(',')}, quick transports)` },
   'call-timeout-ms': { type: 'integer', default: 3000, min: 100, max: 600_000, help: 'the runtime\'s CALL_TIMEOUT_MS' },
   out: { type: 'string', help: 'result JSON path (default results/reliability-<time>.json)' }
 }
@@ -42,7 +44,8 @@ export function resolveSettings (flags) {
     leakSeconds: flags.leakSeconds ?? (quick ? 1 : 3),
     fuzzRequests: flags.fuzzRequests ?? (quick ? 1000 : 2000),
     faults: flags.faults ?? (quick ? ['crash', 'hang'] : FAULT_NAMES),
-    faultHoldMs: flags.faultHoldMs ?? flags.callTimeoutMs + 2000
+    faultHoldMs: flags.faultHoldMs ?? flags.callTimeoutMs + 2000,
+    shutdownSuites: flags.shutdownSuites ?? (quick ? ['transports'] : DEFAULT_SUITES)
   }
 }
 
@@ -59,8 +62,11 @@ export function casesFrom (settings) {
   if (wanted.has('faults')) for (const kind of settings.faults) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
   if (wanted.has('binds')) cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })
   if (wanted.has('shutdown')) {
-    cases.push({ profile: 'shutdown', target: 'Ctrl-C (SIGINT to the group) mid-run', signal: 'SIGINT', to: 'group', when: 'mid-run' })
-    cases.push({ profile: 'shutdown', target: 'SIGTERM to the bench after a run', signal: 'SIGTERM', to: 'process', when: 'after-first-run' })
+    for (const suite of settings.shutdownSuites) {
+      cases.push({ profile: 'shutdown', target: `${suite}: Ctrl-C (SIGINT to the group) mid-run`, suite, signal: 'SIGINT', to: 'group', when: 'mid-run' })
+    }
+    cases.push({ profile: 'shutdown', target: 'transports: SIGTERM to the bench after a run', suite: 'transports', signal: 'SIGTERM', to: 'process', when: 'after-first-run' })
+    cases.push({ profile: 'shutdown', target: 'transports: Ctrl-C while its runtime starts', suite: 'transports', signal: 'SIGINT', to: 'group', when: 'during-startup' })
   }
   return cases
 }

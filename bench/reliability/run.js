@@ -61,7 +61,7 @@ async function main () {
       measure: async (kase, { progress }) => {
         const onTick = (/** @type {number} */ s) => progress.tick(s)
         if (kase.profile === 'shutdown') {
-          return interruptBench({ signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
+          return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
         }
         const { runtime, control } = await shared()
         switch (kase.profile) {

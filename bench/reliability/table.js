@@ -79,8 +79,8 @@ function rowsOf (run) {
       const s = run.shutdown
       if (!s) return [['shutdown', run.target, 'FAIL', firstFailure]]
       return [['shutdown', run.target, verdict(run.ok), [
-        `exit ${s.exitCode ?? s.exitSignal} after ${(s.stoppedMs / 1000).toFixed(1)} s; ${s.processesBefore} processes and ports ${s.portsBefore.join(', ')} before, none left after`,
-        `partial result kept: ${s.runsKept} run(s); stale Watt management socket file left: ${s.staleManagementSocket ? 'yes' : 'no'}`,
+        `exit ${s.exitCode ?? s.exitSignal} after ${(s.stoppedMs / 1000).toFixed(1)} s; ${s.processesBefore} process(es), ports ${s.portsBefore.join(', ')} (all 127.0.0.1) before, none left after`,
+        `partial result kept: ${s.runsKept === null ? 'none needed (nothing measured yet)' : `${s.runsKept} run(s)`}; stale Watt management socket dirs left: ${s.staleManagementSockets}`,
         ...(run.ok ? [] : [firstFailure])
       ].join('\n')]]
     }

@@ -61,7 +61,7 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
 })
 
 t.test('SIGTERM after the first run: the measured run is kept, nothing left', { skip: !hasProcFs() && 'needs /proc' }, async (t) => {
-  const { failures, shutdown } = await interruptBench({ signal: 'SIGTERM', to: 'process', when: 'after-first-run', outDir: t.testdir() })
+  const { failures, shutdown } = await interruptBench({ suite: 'transports', signal: 'SIGTERM', to: 'process', when: 'after-first-run', outDir: t.testdir() })
   t.same(failures, [])
   t.not(shutdown.exitCode, 0)
   t.ok(shutdown.runsKept >= 1, `${shutdown.runsKept} run(s) kept`)

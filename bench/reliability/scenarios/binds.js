@@ -3,7 +3,8 @@
 // as the OS sees it (/proc), metrics and the services' own ports included. The
 // management API is a unix socket in a directory only its owner can enter.
 import { statSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
+import { RESULTS_DIR } from '../../lib/results.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
 import { isAlive } from '../health.js'
@@ -57,7 +58,7 @@ export async function checkBinds (runtime, { benchSeconds }) {
   // A suite as a user runs it: the transport bench, its runtime and load, checked mid-run.
   const benchPorts = await privatePorts()
   const bench = spawnTransportsBench({
-    args: ['--duration', String(benchSeconds), '--warmup', '0', '--transports', 'tcp', '--profiles', 'latency', '--wrk', 'off', '--out', '/dev/null'],
+    args: ['--duration', String(benchSeconds), '--warmup', '0', '--transports', 'tcp', '--profiles', 'latency', '--wrk', 'off', '--out', join(RESULTS_DIR, 'reliability-binds-bench.json')],
     env: runtimeEnv(benchPorts)
   })
   /** @type {ReturnType<typeof checkTreeBinds> | null} */

@@ -1,53 +1,75 @@
 // @ts-check
 // Shutdown: Ctrl-C (SIGINT to the whole process group, as a terminal sends it)
 // or SIGTERM (to the bench alone, as `kill` or a CI timeout sends it) during a
-// transport bench. Pass = it exits non-zero, keeps the partial results JSON,
-// and leaves no process of its tree and no listening port behind (checked from
-// the OS: /proc, and a connect to each port).
+// bench. Pass = it exits non-zero, keeps the partial results JSON, and leaves
+// no process of its tree and no listening port behind (checked from the OS:
+// /proc, and a connect to each port). While it runs, every listener of its
+// tree must be on 127.0.0.1 (the suites' binds).
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { onCleanup } from '../../lib/processes.js'
 import { isListening } from '../../lib/ports.js'
-import { RUN_FINISHED, RUNTIME_STARTED, spawnTransportsBench } from '../bench-process.js'
+import { RUN_FINISHED, spawnBench } from '../bench-process.js'
 import { isAlive } from '../health.js'
-import { listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
+import { describeSocket, listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
 import { managementSocketPath } from '../watt-control.js'
 
 /**
+ * How to run each bench briefly on private ports. `runtimePorts`: it starts the
+ * transport runtime from the environment (PORT, PLT_METRICS_PORT, the services' ports).
+ * @type {Record<string, { script: string, args: string[], runtimePorts?: boolean, report?: boolean }>}
+ */
+export const SUITES = {
+  transports: { script: 'bench/transports/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off'], runtimePorts: true },
+  sweep: { script: 'bench/sweep/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp', '--dimensions', 'size'], runtimePorts: true, report: true },
+  profile: { script: 'bench/profile/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp'], report: true },
+  scale: { script: 'bench/scale/run.js', args: ['--targets', 'watt', '--scale', '1', '--duration', '30', '--warmup', '0', '--wrk', 'off'] },
+  frameworks: { script: 'bench/frameworks/run.js', args: ['--frameworks', 'fastify', '--duration', '30', '--warmup', '0', '--rounds', '1'], report: true },
+  data: { script: 'bench/data/run.js', args: ['--datasets', 'small', '--sources', 'disk', '--modes', 'stream', '--duration', '30', '--warmup', '0', '--wrk', 'off'] }
+}
+export const SUITE_NAMES = Object.keys(SUITES)
+// scale's Watt target opens Watt's health-probe server on its default 0.0.0.0:9090 (metrics: false
+// does not turn it off): it fails the binds rule and takes a port other runtimes use. Opt-in
+// (--shutdown-suites …,scale) until its watt.json sets healthProbes.
+export const DEFAULT_SUITES = SUITE_NAMES.filter((name) => name !== 'scale')
+
+/**
  * @typedef {object} ShutdownOptions
+ * @property {string} suite               a SUITES name
  * @property {'SIGINT' | 'SIGTERM'} signal
  * @property {'group' | 'process'} to     the whole process group (Ctrl-C) or the bench process only
- * @property {'mid-run' | 'after-first-run'} when
+ * @property {'during-startup' | 'mid-run' | 'after-first-run'} when
+ *   during-startup: as soon as its first server listens (nothing measured: no result file needed);
+ *   mid-run: once its first run is under way; after-first-run: once a run is measured (it must be kept)
  * @property {string} outDir              where the interrupted bench writes its result JSON
  */
 
 /**
  * @param {ShutdownOptions} options
  */
-export async function interruptBench ({ signal, to, when, outDir }) {
+export async function interruptBench ({ suite, signal, to, when, outDir }) {
+  const spec = SUITES[suite]
+  if (!spec) throw new Error(`unknown suite ${suite}`)
   const ports = await privatePorts()
-  const out = join(outDir, `interrupted-${signal.toLowerCase()}-${Date.now()}.json`)
-  // mid-run: one long run, cut in its middle. after-first-run: short runs, cut once one is measured.
-  const args = when === 'mid-run'
-    ? ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off', '--out', out]
-    : ['--duration', '1', '--warmup', '0', '--rounds', '10', '--transports', 'direct', '--profiles', 'seed', '--wrk', 'off', '--out', out]
-  const bench = spawnTransportsBench({ args, env: runtimeEnv(ports), detached: to === 'group' })
+  const out = join(outDir, `${suite}-${signal.toLowerCase()}-${Date.now()}.json`)
+  const args = [...spec.args, '--out', out, ...(spec.report ? ['--report', out.replace(/\.json$/, '')] : [])]
+  // after-first-run: short runs, cut once one is measured (its result must be kept).
+  if (when === 'after-first-run') args.push('--duration', '1', '--rounds', '10')
+  const bench = spawnBench(spec.script, { args, env: spec.runtimePorts ? runtimeEnv(ports) : {}, detached: to === 'group' })
   /** @type {number[]} */
   let tree = []
   // If a check throws half-way, nothing of the bench's tree may outlive us.
   const unregister = onCleanup(async () => { killSurvivors(tree) })
   try {
-    const runtimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
-    if (when === 'mid-run') {
-      await bench.waitFor(/\[1\/1\]/, 10_000)
-      await sleep(3000) // well inside the 30 s run
-    } else {
-      await bench.waitFor(RUN_FINISHED, 60_000)
-    }
+    if (when === 'during-startup') await untilListening(bench.pid)
+    else await bench.waitFor(when === 'mid-run' ? FIRST_RUN_STARTED : RUN_FINISHED, 180_000)
+    if (when === 'mid-run') await sleep(3000) // load flowing
+    const listenersBefore = listeningSockets(processTree(bench.pid))
     tree = processTree(bench.pid)
-    const listening = listeningSockets(tree).filter((s) => s.proto !== 'unix').map((s) => /** @type {number} */ (s.port))
+    const listening = listeningSockets(tree)
+    const inetPorts = listening.filter((s) => s.proto !== 'unix').map((s) => /** @type {number} */ (s.port))
     const signalledAt = Date.now()
     if (to === 'group') process.kill(-bench.pid, signal)
     else process.kill(bench.pid, signal)
@@ -55,20 +77,23 @@ export async function interruptBench ({ signal, to, when, outDir }) {
     const stoppedMs = Date.now() - signalledAt
 
     const failures = []
+    if (listenersBefore.length === 0) failures.push('nothing of the bench was seen listening before the signal (is the check blind?)')
+    for (const socket of listening) {
+      if (socket.proto !== 'unix' && socket.address !== '127.0.0.1') failures.push(`mid-run, ${describeSocket(socket)} was not on 127.0.0.1`)
+    }
     if (exit === null) failures.push('the bench did not exit within 45 s of the signal')
     else if (exit.code === 0) failures.push('the bench exited 0 after being interrupted')
     const survivors = tree.filter(isAlive)
     if (survivors.length > 0) failures.push(`processes left: ${survivors.join(', ')}`)
-    const allPorts = [...new Set([...Object.values(ports), ...listening])]
+    const allPorts = [...new Set([...(spec.runtimePorts ? Object.values(ports) : []), ...inetPorts])]
     const stillListening = []
     for (const port of allPorts) if (await isListening(port)) stillListening.push(port)
     const osListening = listeningPortsInNamespace().filter((port) => allPorts.includes(port))
     if (stillListening.length > 0 || osListening.length > 0) failures.push(`ports still listening: ${[...new Set([...stillListening, ...osListening])].join(', ')}`)
-    if (!listening.includes(ports.PORT)) failures.push(`the entry port ${ports.PORT} was not seen listening before the signal (is the check blind?)`)
 
     let partial = null
     if (!existsSync(out)) {
-      failures.push(`no partial result at ${out}`)
+      if (when !== 'during-startup') failures.push(`no partial result at ${out}`)
     } else {
       partial = JSON.parse(readFileSync(out, 'utf8'))
       if (partial.interrupted !== true || partial.complete !== false) failures.push(`the result is not marked interrupted and incomplete (interrupted ${partial.interrupted}, complete ${partial.complete})`)
@@ -77,6 +102,7 @@ export async function interruptBench ({ signal, to, when, outDir }) {
     return {
       failures,
       shutdown: {
+        suite,
         signal,
         to,
         when,
@@ -84,13 +110,12 @@ export async function interruptBench ({ signal, to, when, outDir }) {
         exitSignal: exit?.signal ?? null,
         stoppedMs,
         processesBefore: tree.length,
-        runtimePid,
-        portsBefore: listening,
+        portsBefore: inetPorts,
         runsKept: partial?.runs?.length ?? null,
         result: out,
-        // Watt (close-with-grace exits before its management API's clean-up runs) leaves this behind;
-        // a stale socket file, not a listener: reported, not failed.
-        staleManagementSocket: existsSync(managementSocketPath(runtimePid))
+        // Watt exits (close-with-grace) before its management API's clean-up runs, leaving its
+        // socket file: a stale file, not a listener; reported, not failed.
+        staleManagementSockets: tree.filter((pid) => existsSync(dirname(managementSocketPath(pid)))).length
       }
     }
   } finally {
@@ -98,6 +123,21 @@ export async function interruptBench ({ signal, to, when, outDir }) {
     await bench.exited
     killSurvivors(tree)
     unregister()
+  }
+}
+
+/** runSuite's first progress line (non-TTY output): the first run has begun. */
+const FIRST_RUN_STARTED = /^\[1\/\d+\]/m
+
+/**
+ * Waits until something in the bench's tree listens on TCP (a server starting).
+ * @param {number} pid
+ */
+async function untilListening (pid) {
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline && isAlive(pid)) {
+    if (listeningSockets(processTree(pid)).some((s) => s.proto !== 'unix')) return
+    await sleep(50)
   }
 }
 
