@@ -3,6 +3,7 @@
 // user's `npm start` and other engineers' runtimes without touching them.
 import { freePorts } from '../lib/ports.js'
 import { startRuntime } from '../lib/runtime.js'
+import { removeStaleManagementDir } from './watt-control.js'
 
 /**
  * @typedef {object} PrivatePorts
@@ -40,8 +41,13 @@ export async function startPrivateRuntime ({ callTimeoutMs } = {}) {
   const ports = await privatePorts()
   const env = runtimeEnv(ports, callTimeoutMs ? { CALL_TIMEOUT_MS: String(callTimeoutMs) } : {})
   const runtime = await startRuntime({ env, reuse: false })
-  if (runtime.pid === null) throw new Error('expected a runtime of our own')
-  return { ...runtime, pid: runtime.pid, ports, callTimeoutMs: callTimeoutMs ?? 3000 }
+  const pid = runtime.pid
+  if (pid === null) throw new Error('expected a runtime of our own')
+  const stop = async () => {
+    await runtime.stop()
+    removeStaleManagementDir(pid)
+  }
+  return { ...runtime, pid, stop, ports, callTimeoutMs: callTimeoutMs ?? 3000 }
 }
 
 /** @typedef {Awaited<ReturnType<typeof startPrivateRuntime>>} PrivateRuntime */

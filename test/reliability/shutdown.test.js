@@ -13,6 +13,7 @@ import { isAlive } from '../../bench/reliability/health.js'
 import { hasProcFs, listeningSockets, parseInetTable, processTree } from '../../bench/reliability/os-sockets.js'
 import { privatePorts, runtimeEnv } from '../../bench/reliability/private-runtime.js'
 import { interruptBench } from '../../bench/reliability/scenarios/shutdown.js'
+import { removeStaleManagementDir } from '../../bench/reliability/watt-control.js'
 import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
 
 t.jobs = 2 // the two benches run side by side: half the wall time
@@ -58,6 +59,7 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
     t.notOk(await isListening(port), `nothing answers on ${port}`)
     t.notOk(stillListening.has(port), `the OS shows no listener on ${port}`)
   }
+  removeStaleManagementDir(runtimePid) // Watt's leftover socket file (a known Watt issue), not a listener
 })
 
 t.test('SIGTERM after the first run: the measured run is kept, nothing left', { skip: !hasProcFs() && 'needs /proc' }, async (t) => {

@@ -8,7 +8,7 @@ import { RESULTS_DIR } from '../../lib/results.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
 import { isAlive } from '../health.js'
-import { managementSocketPath } from '../watt-control.js'
+import { managementSocketPath, removeStaleManagementDir } from '../watt-control.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
 import { RUNTIME_STARTED, spawnTransportsBench } from '../bench-process.js'
 
@@ -63,8 +63,9 @@ export async function checkBinds (runtime, { benchSeconds }) {
   })
   /** @type {ReturnType<typeof checkTreeBinds> | null} */
   let suite = null
+  let benchRuntimePid = 0
   try {
-    const benchRuntimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
+    benchRuntimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
     suite = checkTreeBinds({ label: 'transports bench', pid: bench.pid, expectedPorts: Object.values(benchPorts), managementPid: benchRuntimePid })
     failures.push(...suite.failures)
     const { code } = await Promise.race([bench.exited, new Promise((resolve) => setTimeout(resolve, (benchSeconds + 60) * 1000)).then(() => ({ code: 'timeout' }))])
@@ -76,6 +77,7 @@ export async function checkBinds (runtime, { benchSeconds }) {
   } finally {
     if (bench.child.exitCode === null && bench.child.signalCode === null) bench.child.kill('SIGINT')
     await bench.exited
+    if (benchRuntimePid) removeStaleManagementDir(benchRuntimePid)
   }
   return { failures, binds: { runtime: ownRuntime, runner: runnerOwn, suite } }
 }

@@ -20,17 +20,17 @@ const QUIET_MS = SERVER_KEEP_ALIVE_MS / 2 + 1000
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
  * @param {import('../watt-control.js').WattControl} control
- * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, onTick?: (s: number) => void }} options
+ * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, transports?: readonly string[], onTick?: (s: number) => void }} options
  *   warmupRuns: unmeasured runs first, so "after the first run" is a runtime that has seen the
  *   profile's peak concurrency (the allocator keeps its high-water mark; that is not a leak)
  */
-export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, onTick }) {
+export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = TRANSPORTS, onTick }) {
   const failures = []
   const readings = []
   let elapsed = 0
   for (let run = 1 - warmupRuns; run <= runs; run++) {
     let requests = 0
-    for (const transport of TRANSPORTS) {
+    for (const transport of transports) {
       const offset = elapsed
       const { load } = await loadUnderSeedProfile(runtime, { transport, duration: secondsPerTransport, onTick: (s) => onTick?.(offset + s) })
       elapsed += secondsPerTransport
@@ -54,7 +54,7 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
     heapGrowth[app] = growth(bytes, last.heapUsedBytes[app] ?? NaN)
     if (!(heapGrowth[app] <= maxGrowth)) failures.push(`${app} heap grew ${pct(heapGrowth[app])} (${mib(bytes)} → ${mib(last.heapUsedBytes[app])} MiB), limit ${pct(maxGrowth)}`)
   }
-  return { failures, leaks: { runs, warmupRuns, secondsPerTransport, maxGrowth, quietMs: QUIET_MS, rssGrowth, heapGrowth, readings } }
+  return { failures, leaks: { runs, warmupRuns, transports, secondsPerTransport, maxGrowth, quietMs: QUIET_MS, rssGrowth, heapGrowth, readings } }
 }
 
 /**

@@ -14,15 +14,21 @@ import { RUN_FINISHED, spawnBench } from '../bench-process.js'
 import { isAlive } from '../health.js'
 import { describeSocket, listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
-import { managementSocketPath } from '../watt-control.js'
+import { managementSocketPath, removeStaleManagementDir } from '../watt-control.js'
 
 /**
  * How to run each bench briefly on private ports. `runtimePorts`: it starts the
  * transport runtime from the environment (PORT, PLT_METRICS_PORT, the services' ports).
- * @type {Record<string, { script: string, args: string[], runtimePorts?: boolean, report?: boolean }>}
+ * `shortRuns`: what makes its runs short and sure to pass, for the after-first-run case.
+ * @type {Record<string, { script: string, args: string[], runtimePorts?: boolean, report?: boolean, shortRuns?: string[] }>}
  */
 export const SUITES = {
-  transports: { script: 'bench/transports/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off'], runtimePorts: true },
+  transports: {
+    script: 'bench/transports/run.js',
+    args: ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off'],
+    runtimePorts: true,
+    shortRuns: ['--duration', '1', '--rounds', '10', '--transports', 'direct']
+  },
   sweep: { script: 'bench/sweep/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp', '--dimensions', 'size'], runtimePorts: true, report: true },
   profile: { script: 'bench/profile/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp'], report: true },
   scale: { script: 'bench/scale/run.js', args: ['--targets', 'watt', '--scale', '1', '--duration', '30', '--warmup', '0', '--wrk', 'off'] },
@@ -56,7 +62,10 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
   const out = join(outDir, `${suite}-${signal.toLowerCase()}-${Date.now()}.json`)
   const args = [...spec.args, '--out', out, ...(spec.report ? ['--report', out.replace(/\.json$/, '')] : [])]
   // after-first-run: short runs, cut once one is measured (its result must be kept).
-  if (when === 'after-first-run') args.push('--duration', '1', '--rounds', '10')
+  if (when === 'after-first-run') {
+    if (!spec.shortRuns) throw new Error(`no short runs defined for ${suite}`)
+    args.push(...spec.shortRuns) // later flags win
+  }
   const bench = spawnBench(spec.script, { args, env: spec.runtimePorts ? runtimeEnv(ports) : {}, detached: to === 'group' })
   /** @type {number[]} */
   let tree = []
@@ -122,6 +131,7 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
     if (bench.child.exitCode === null && bench.child.signalCode === null) bench.child.kill('SIGKILL')
     await bench.exited
     killSurvivors(tree)
+    for (const pid of tree) removeStaleManagementDir(pid) // recorded above; now tidied
     unregister()
   }
 }
