@@ -4,6 +4,7 @@
 import { createServer } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
+import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
 import { HOST, tcpPortOf } from './ports.js'
 
 /** Server-side keep-alive, longer than every client pool's, so clients close first. */
@@ -22,7 +23,7 @@ export function helloResponse (service, query) {
     parsed = parseHelloRequest(query)
   } catch (err) {
     const message = /** @type {Error} */ (err).message
-    return { status: 400, body: Buffer.from(JSON.stringify({ statusCode: 400, error: 'Bad Request', message })), delay: 0 }
+    return { status: 400, body: errorBody(400, message), delay: 0 }
   }
   const { size, fault } = parsed
   const body = helloBody(service, size)
@@ -36,18 +37,14 @@ export function helloResponse (service, query) {
  */
 export function createHelloListener (service) {
   return function helloListener (req, res) {
+    if (missingHost(req)) return send(res, 400, errorBody(400, 'missing Host header'))
     const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname !== '/hello') return send(res, 404, jsonBody({ statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` }))
-    if (req.method !== 'GET') return send(res, 405, jsonBody({ statusCode: 405, error: 'Method Not Allowed', message: 'use GET' }))
+    if (url.pathname !== '/hello') return send(res, 404, errorBody(404, `no route ${url.pathname}`))
+    if (req.method !== 'GET') return send(res, 405, errorBody(405, 'use GET'))
     const { status, body, delay } = helloResponse(service, Object.fromEntries(url.searchParams))
     if (delay) setTimeout(send, delay, res, status, body)
     else send(res, status, body)
   }
-}
-
-/** @param {unknown} value */
-function jsonBody (value) {
-  return Buffer.from(JSON.stringify(value))
 }
 
 /**
@@ -95,6 +92,7 @@ export function closeOnStop (close) {
  */
 export function serveHello (service) {
   const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
+  answerProtocolErrorsWithJson(server, { clientErrors: true })
   server.listen({ port: tcpPortOf(service), host: HOST })
   handleHelloMessages(service)
   closeOnStop(() => {

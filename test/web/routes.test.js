@@ -1,6 +1,8 @@
 // A real runtime: every route, fan-out 1..4, sizes across the mesh's 32 KiB
 // step, bad input, 502 and 504 naming the service, and a clean stop.
 import t from 'tap'
+import { connect } from 'node:net'
+import { once } from 'node:events'
 import { request } from 'undici'
 import { isListening } from '../../bench/lib/ports.js'
 import { privateRuntime } from '../helpers/runtime.js'
@@ -53,7 +55,9 @@ t.test('each downstream serves the contract on its own loopback port', async (t)
 })
 
 t.test('bad query values answer 400 with a JSON error, never 500', async (t) => {
-  const bad = ['size=-1', 'size=abc', 'size=1.5', 'size=1048577', 'fanout=0', 'fanout=5', 'fanout=x', 'fault=nobody:corrupt', 'fault=node3:explode', 'fault=node3:delay:999999']
+  const bad = ['size=-1', 'size=abc', 'size=1.5', 'size=1048577', 'fanout=0', 'fanout=5', 'fanout=x', 'fault=nobody:corrupt', 'fault=node3:explode', 'fault=node3:delay:999999',
+    // Ajv alone coerces these to ±Infinity or reads them as other bases
+    'size=1e400', 'size=-1e400', 'fanout=1e400', 'size=1e3', 'size=0x10', 'size=1&size=2']
   for (const transport of TRANSPORTS) {
     for (const query of bad) {
       const { statusCode, json } = await get(`${runtime.url}/tsfastify/${transport}?${query}`)
@@ -61,6 +65,35 @@ t.test('bad query values answer 400 with a JSON error, never 500', async (t) => 
       t.equal(json.statusCode, 400)
       t.type(json.message, 'string')
       t.ok(json.message.length > 0, 'says what is wrong')
+    }
+  }
+})
+
+// Requests Node's HTTP server would answer with a bare status before any handler.
+async function raw (port, text) {
+  const socket = connect({ port, host: '127.0.0.1' })
+  await once(socket, 'connect')
+  socket.end(text)
+  let answer = ''
+  for await (const chunk of socket) answer += chunk
+  const [head, body] = answer.split('\r\n\r\n')
+  return { status: Number(head.split(' ')[1]), body }
+}
+
+t.test('protocol errors answer JSON too: missing Host, unknown Expect, malformed header', async (t) => {
+  const ports = { entry: runtime.port, ...Object.fromEntries(SERVICES.map((s) => [s, runtime.ports[`${s.toUpperCase()}_PORT`]])) }
+  for (const [name, port] of Object.entries(ports)) {
+    const cases = [
+      [400, 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n', /missing Host/],
+      [417, 'GET /hello HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n', /unsupported Expect/],
+      [400, 'GET /hello HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', /./]
+    ]
+    for (const [status, text, message] of cases) {
+      const answer = await raw(port, text)
+      t.equal(answer.status, status, `${name}: ${JSON.stringify(text.split('\r\n')[1])}`)
+      const json = JSON.parse(answer.body)
+      t.equal(json.statusCode, status)
+      t.match(json.message, message)
     }
   }
 })

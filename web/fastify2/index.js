@@ -3,9 +3,15 @@
 import Fastify from 'fastify'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { closeOnStop, handleHelloMessages, helloResponse, SERVER_KEEP_ALIVE_MS } from '../../lib/downstream.js'
+import { answerProtocolErrorsWithJson, errorBody, missingHost } from '../../lib/http-errors.js'
 import { HOST, tcpPortOf } from '../../lib/ports.js'
 
 const app = Fastify({ logger: false, keepAliveTimeout: SERVER_KEEP_ALIVE_MS })
+answerProtocolErrorsWithJson(app.server, { clientErrors: false })
+app.addHook('onRequest', (request, reply, done) => {
+  if (missingHost(request.raw)) return reply.code(400).type('application/json').send(errorBody(400, 'missing Host header'))
+  done()
+})
 
 app.get('/hello', async (request, reply) => {
   const { status, body, delay } = helloResponse('fastify2', /** @type {Record<string, unknown>} */ (request.query))

@@ -2,6 +2,7 @@
 // four downstream services over one transport, verify every answer, report.
 import type { FastifyInstance } from 'fastify'
 import { DEFAULT_SIZE, DOWNSTREAM_SERVICES, MAX_DELAY_MS, MAX_SIZE } from '../../../lib/contract.js'
+import { errorBody } from '../../../lib/http-errors.js'
 import { fanOut } from '../lib/fan-out.ts'
 import { readSettings } from '../lib/settings.ts'
 import type { CallRequest, Transport } from '../lib/transport.ts'
@@ -68,6 +69,17 @@ export default async function fanOutRoutes (app: FastifyInstance): Promise<void>
   ]
   app.addHook('onClose', async () => {
     await Promise.all(transports.map((transport) => transport.close?.()))
+  })
+  // Ajv coerces "1e400" to Infinity, which then passes `integer` and the bounds:
+  // numbers must be plain decimal digits before the schema sees them.
+  app.addHook('preValidation', (request, reply, done) => {
+    const query = request.query as Record<string, unknown>
+    for (const name of ['size', 'fanout']) {
+      if (query[name] !== undefined && !(typeof query[name] === 'string' && /^[0-9]{1,8}$/.test(query[name]))) {
+        return reply.code(400).type('application/json').send(errorBody(400, `querystring/${name} must be a decimal integer`))
+      }
+    }
+    done()
   })
 
   for (const transport of transports) {
