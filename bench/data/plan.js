@@ -40,7 +40,8 @@ export const FLAGS = {
   out: { type: 'string', help: 'result JSON path (default results/data-<time>.json)' },
   report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/data-report)' },
   wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each variant with wrk when installed' },
-  'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
+  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED)' },
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
 }
 
 /** A pessimistic streaming scan rate of one data-api thread (stream-json), for default durations only. */

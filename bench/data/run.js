@@ -58,6 +58,7 @@ async function main () {
       secondsPerCase: cases.reduce((sum, kase) => sum + kase.duration + kase.warmup, 0) / cases.length + (shared ? 1 : RUNTIME_LIFECYCLE_S),
       out,
       allowErrors: flags.allowErrors,
+      failFast: flags.failFast,
       extraPackages: ['pidusage'],
       measure: (kase, { progress }) => measureVariant(/** @type {import('./plan.js').DataCase} */ (kase), context, progress),
       onComplete: async (result, path) => {

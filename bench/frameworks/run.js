@@ -29,8 +29,7 @@ async function main () {
     secondsPerCase: flags.duration + flags.warmup + 2,
     baseline: flags.frameworks.includes('node-http') && flags.frameworks.length > 1 ? 'node-http' : undefined,
     out,
-    // Every framework gets measured even when one fails; the exit code still says it failed.
-    allowErrors: !flags.failFast,
+    failFast: flags.failFast,
     extraPackages: FRAMEWORK_PACKAGES,
     measure: (kase, { progress }) => measureServer(serverFile(kase.target), {
       connections: kase.connections,

@@ -24,7 +24,8 @@ import { SCHEMA, summarize, writeResult } from './results.js'
  * @param {(kase: Case, context: { round: number, progress: ReturnType<typeof createProgress> }) => Promise<Measurement>} options.measure
  * @param {string} options.out
  * @param {string} [options.baseline]                  target the ratios are taken against
- * @param {boolean} [options.allowErrors]              keep going after a failed run
+ * @param {boolean} [options.allowErrors]              exit 0 even when runs failed (they are still reported as failed)
+ * @param {boolean} [options.failFast]                 stop at the first failed run instead of measuring the rest
  * @param {string[]} [options.extraPackages]           versions to record
  * @param {(result: any, path: string) => Promise<void> | void} [options.onComplete]  e.g. write reports
  * @param {(run: any) => string} [options.describe]        one line per finished run (default: req/s and latency)
@@ -32,7 +33,7 @@ import { SCHEMA, summarize, writeResult } from './results.js'
  *                                                           for suites whose runs are checks rather than loads
  * @returns {Promise<number>} exit code
  */
-export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, measure, out, baseline, allowErrors = false, extraPackages = [], onComplete, describe = describeRun, renderTable }) {
+export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, measure, out, baseline, allowErrors = false, failFast = false, extraPackages = [], onComplete, describe = describeRun, renderTable }) {
   const result = {
     schema: SCHEMA,
     suite,
@@ -100,9 +101,9 @@ export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, 
     result.runs.push(run)
     progress.log(describe(run))
     save()
-    if (!run.ok && !allowErrors) {
+    if (!run.ok && failFast) {
       stoppedEarly = true
-      progress.log('stopping at the first failed run (use --allow-errors to keep going)')
+      progress.log('stopping at the first failed run (--fail-fast)')
       break
     }
   }
@@ -116,7 +117,7 @@ export async function runSuite ({ suite, config, cases, rounds, secondsPerCase, 
   process.stdout.write(`results: ${path}\n`)
   if (result.failed) {
     process.stdout.write(`FAILED: ${result.runs.filter((run) => !run.ok).length} failed run(s)${stoppedEarly ? ', stopped early' : ''}\n`)
-    return allowErrors && !stoppedEarly ? 0 : 1
+    return allowErrors ? 0 : 1
   }
   return 0
 }

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { parseFlags, runMain } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
 import { freePorts } from '../lib/ports.js'
+import { waitUntilSettled } from '../lib/settle.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath } from '../lib/results.js'
 import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
@@ -62,6 +63,7 @@ async function profileTransport (kase, flags, progress) {
       const failures = failuresOf(await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) }))
       if (failures.length) return { failures: failures.map((f) => `warm-up: ${f}`) }
     }
+    await waitUntilSettled(load.url)
     const window = { fromUs: nowUs(), toUs: 0 }
     const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
     window.toUs = nowUs()

@@ -1,8 +1,8 @@
 // @ts-check
 // Is the runtime still whole? Its process alive, no application restarted behind
 // our back (Watt's own restart counter), every transport answering.
-import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
+import { waitUntilSettled as settleOn } from '../lib/settle.js'
 import { TRANSPORTS } from '../transports/profiles.js'
 
 /** @param {number} pid */
@@ -59,22 +59,15 @@ export async function transportStatuses (baseUrl) {
 }
 
 /**
- * Waits until the runtime is quiet again: a fan-out over the mesh to all four
- * services answers quickly several times in a row. autocannon stops at its
- * deadline but the requests it left in flight are still worked on; the next
- * scenario must not start on that backlog. Resolves with the ms waited.
+ * Waits until the runtime is quiet again (bench/lib/settle.js: a fan-out over the
+ * mesh to all four services answers fast several times in a row), or throws.
+ * The next scenario must not start on the backlog the last load left in flight.
+ * Resolves with the ms waited.
  * @param {string} baseUrl
- * @param {{ quickMs?: number, inARow?: number, timeoutMs?: number }} [options]
+ * @param {{ timeoutMs?: number }} [options]
  */
-export async function waitUntilSettled (baseUrl, { quickMs = 500, inARow = 3, timeoutMs = 60_000 } = {}) {
-  const started = Date.now()
-  let quick = 0
-  while (Date.now() - started < timeoutMs) {
-    const sent = Date.now()
-    const status = await statusOf(`${baseUrl}/tsfastify/ipc?fanout=4`, timeoutMs)
-    quick = status === 200 && Date.now() - sent <= quickMs ? quick + 1 : 0
-    if (quick >= inARow) return Date.now() - started
-    await sleep(100)
-  }
-  throw new Error(`the runtime did not settle within ${timeoutMs} ms (a fan-out never answered within ${quickMs} ms ${inARow} times in a row)`)
+export async function waitUntilSettled (baseUrl, { timeoutMs = 60_000 } = {}) {
+  const { settled, ms } = await settleOn(`${baseUrl}/tsfastify/ipc?fanout=4`, { timeoutMs })
+  if (!settled) throw new Error(`the runtime did not settle within ${timeoutMs} ms (a fan-out never answered fast enough several times in a row)`)
+  return ms
 }

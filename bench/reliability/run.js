@@ -52,7 +52,6 @@ async function main () {
       rounds: 1,
       secondsPerCase: 15,
       out,
-      allowErrors: true, // every scenario runs; the exit code still says whether all passed
       describe: describeCheck,
       renderTable: (result) => {
         anyFailed = result.failed

@@ -21,7 +21,8 @@ export const FLAGS = {
   'ready-timeout': { type: 'integer', default: 60, min: 1, max: 600, help: 'seconds a target may take to have all workers answering' },
   out: { type: 'string', help: 'result JSON path (default results/scale-<time>.json)' },
   report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/scale-report)' },
-  'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
+  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED)' },
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
 }
 
 /**

@@ -42,6 +42,7 @@ async function main () {
     secondsPerCase: flags.warmup + flags.duration + (wrk ? flags.wrkDuration : 0) + 4,
     out,
     allowErrors: flags.allowErrors,
+    failFast: flags.failFast,
     measure: (kase, { progress }) => measureCase(/** @type {any} */ (kase), flags, { progress, wrk }),
     onComplete: async (result, path) => {
       result.ratioToNode = ratiosToNode(result.runs)

@@ -20,7 +20,8 @@ export const FLAGS = {
   transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
   out: { type: 'string', help: 'result JSON path (default results/sweep-<time>.json)' },
   report: { type: 'string', default: 'results/sweep', help: 'write <path>.md and <path>.html' },
-  'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
+  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
 }
 
 /**

@@ -27,6 +27,7 @@ async function main () {
       baseline: flags.transports.includes('tcp') && flags.transports.length > 1 ? 'tcp' : undefined,
       out,
       allowErrors: flags.allowErrors,
+      failFast: flags.failFast,
       measure: (kase, { progress }) => measureTransport(kase, flags, runtime, progress),
       onComplete: (result) => {
         const { md, html } = writeReport(flags.report, sweepReport(result))

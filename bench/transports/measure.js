@@ -3,6 +3,7 @@
 // metrics after, cost per downstream call. Shared by bench and bench:sweep.
 import { failuresOf, runLoad } from '../lib/load.js'
 import { resourceDelta, scrapeMetrics } from '../lib/metrics.js'
+import { waitUntilSettled } from '../lib/settle.js'
 import { costPerCall } from './cost.js'
 import { entryUrl, expectedEntryBody } from './expected.js'
 
@@ -24,8 +25,10 @@ export async function measureTransport (kase, flags, runtime, progress) {
     const failures = failuresOf(warm)
     if (failures.length) return { failures: failures.map((failure) => `warm-up: ${failure}`) }
   }
+  // Let the runtime finish what the warm-up (or the previous run) left in flight.
+  const settle = await waitUntilSettled(entryUrl(runtime.url, kase.transport, kase.size, kase.fanout))
   const before = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
   const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
   const after = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
-  return { load: measured, resources: before && after ? costPerCall(resourceDelta(before, after), measured, kase.fanout) : null }
+  return { load: measured, settle, resources: before && after ? costPerCall(resourceDelta(before, after), measured, kase.fanout) : null }
 }

@@ -21,7 +21,8 @@ export const FLAGS = {
   report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/report)' },
   fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
   wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each transport with wrk when installed' },
-  'allow-errors': { type: 'boolean', default: false, help: 'keep going after a failed run (still reported as failed)' }
+  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
 }
 
 /**

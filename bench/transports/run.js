@@ -32,6 +32,7 @@ async function main () {
       baseline: flags.transports.includes('tcp') && flags.transports.length > 1 ? 'tcp' : undefined,
       out,
       allowErrors: flags.allowErrors,
+      failFast: flags.failFast,
       measure: (kase, { progress }) => measureTransport(kase, flags, runtime, progress),
       onComplete: async (result, path) => {
         if (flags.wrk !== 'off') {
