@@ -1,7 +1,7 @@
 // Preloaded into every Watt worker by the profiling config only (never by
 // watt.json): samples this thread's CPU with the V8 profiler until the harness
 // creates <dir>/stop, then writes <dir>/<application>.cpuprofile.
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, renameSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector'
 import { join } from 'node:path'
 import { workerData } from 'node:worker_threads'
@@ -19,7 +19,10 @@ if (dir && application) {
     if (!existsSync(join(dir, 'stop'))) return
     clearInterval(poll)
     session.post('Profiler.stop', (err, result) => {
-      writeFileSync(join(dir, `${application}.cpuprofile`), err ? JSON.stringify({ error: err.message }) : JSON.stringify(result.profile))
+      // write then rename: the harness must never read a half-written profile
+      const file = join(dir, `${application}.cpuprofile`)
+      writeFileSync(`${file}.partial`, err ? JSON.stringify({ error: err.message }) : JSON.stringify(result.profile))
+      renameSync(`${file}.partial`, file)
       session.disconnect()
     })
   }, 100)
