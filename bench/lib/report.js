@@ -44,8 +44,8 @@ export function chartSvg (option, { width = 820, height = 360 } = {}) {
 export function barChart ({ title, categories, series, unit = '', log = false, stacked = false }) {
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-    legend: { top: 28 },
-    grid: { left: 70, right: 20, top: 72, bottom: 40 },
+    legend: { top: 34 },
+    grid: { left: 70, right: 20, top: 78, bottom: 40 },
     tooltip: {},
     xAxis: { type: 'category', data: categories },
     yAxis: { type: log ? 'log' : 'value', name: unit, nameTextStyle: { align: 'left' } },
@@ -66,8 +66,8 @@ export function barChart ({ title, categories, series, unit = '', log = false, s
 export function lineChart ({ title, xName, categories, series, unit = '', log = false }) {
   return {
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
-    legend: { top: 28 },
-    grid: { left: 70, right: 30, top: 72, bottom: 50 },
+    legend: { top: 34 },
+    grid: { left: 70, right: 30, top: 78, bottom: 50 },
     xAxis: { type: 'category', data: categories, name: xName, nameLocation: 'middle', nameGap: 30 },
     yAxis: { type: log ? 'log' : 'value', name: unit },
     series: series.map(({ name, values }) => ({ name, type: 'line', data: values, symbolSize: 7, connectNulls: false }))
