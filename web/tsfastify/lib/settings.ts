@@ -1,13 +1,14 @@
 // The entry's tunables, read once from the environment with clear errors.
 export interface Settings {
   callTimeoutMs: number
-  tcpPoolConnections: number
+  /** calls in flight to each downstream service: tcp pool connections, ipc and rpc queue slots */
+  callsInFlightPerService: number
 }
 
 export function readSettings (env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     callTimeoutMs: positiveInt(env, 'CALL_TIMEOUT_MS', 3000, 600_000),
-    tcpPoolConnections: positiveInt(env, 'TCP_POOL_CONNECTIONS', 16, 1024)
+    callsInFlightPerService: positiveInt(env, 'CALLS_IN_FLIGHT_PER_SERVICE', 16, 1024)
   }
 }
 

@@ -7,6 +7,7 @@ import { fanOut } from '../lib/fan-out.ts'
 import { readSettings } from '../lib/settings.ts'
 import type { CallRequest, Transport } from '../lib/transport.ts'
 import { createDirectTransport } from '../lib/transports/direct.ts'
+import { limitInFlight } from '../lib/transports/in-flight-limit.ts'
 import { createIpcTransport } from '../lib/transports/ipc.ts'
 import { createRpcTransport } from '../lib/transports/rpc.ts'
 import { createTcpTransport } from '../lib/transports/tcp.ts'
@@ -62,9 +63,11 @@ const response = {
 export default async function fanOutRoutes (app: FastifyInstance): Promise<void> {
   const settings = readSettings()
   const transports: Transport[] = [
-    createIpcTransport(),
-    createTcpTransport({ connections: settings.tcpPoolConnections }),
-    createRpcTransport(),
+    // Every transport that crosses to another thread carries at most the same number of
+    // calls per service at once: tcp through its pool, ipc and rpc through a queue.
+    limitInFlight(createIpcTransport(), settings.callsInFlightPerService),
+    createTcpTransport({ connections: settings.callsInFlightPerService }),
+    limitInFlight(createRpcTransport(), settings.callsInFlightPerService),
     createDirectTransport()
   ]
   app.addHook('onClose', async () => {
