@@ -1,8 +1,9 @@
 // @ts-check
 // The Watt runtime's lifecycle for benches and tests: start (or reuse one a user
 // started), wait until every transport answers, stop what we started.
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -55,6 +56,9 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
   })
   let exitedEarly = false
   exited.then(() => { exitedEarly = true })
+  // Synchronously on exit, however it comes (stop(), Ctrl-C clean-up, a crash), before
+  // anyone waiting for the exit carries on.
+  child.once('exit', () => { if (child.pid) removeStaleManagementDir(child.pid) })
   try {
     await waitForReady(url, { timeoutMs: readyTimeoutMs, isDead: () => exitedEarly, paths: readyPaths })
   } catch (err) {
@@ -99,4 +103,36 @@ async function probe (url) {
   } catch (err) {
     return /** @type {NodeJS.ErrnoException} */ (err).code ?? 'error'
   }
+}
+
+/**
+ * Where a runtime started by `wattpm start` listens for management calls
+ * (@platformatic/runtime lib/management-api.js).
+ * @param {number} pid
+ */
+export function managementSocketPath (pid) {
+  return join(tmpdir(), 'platformatic', 'runtimes', String(pid), 'socket')
+}
+
+/**
+ * Watt exits before its management API's clean-up runs, leaving
+ * /tmp/platformatic/runtimes/<pid>/socket behind. Removes that directory for a
+ * runtime we started, once its process is gone; says whether there was one.
+ * @param {number} pid
+ */
+export function removeStaleManagementDir (pid) {
+  const dir = dirname(managementSocketPath(pid))
+  try {
+    process.kill(pid, 0)
+    return false // still running (or the pid was reused): not ours to touch
+  } catch {}
+  let entries
+  try {
+    entries = readdirSync(dir)
+  } catch {
+    return false
+  }
+  if (entries.some((name) => name !== 'socket')) return true // unexpected content: leave it
+  rmSync(dir, { recursive: true, force: true })
+  return true
 }

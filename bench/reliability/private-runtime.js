@@ -3,7 +3,6 @@
 // user's `npm start` and other engineers' runtimes without touching them.
 import { freePorts } from '../lib/ports.js'
 import { startRuntime } from '../lib/runtime.js'
-import { removeStaleManagementDir } from './watt-control.js'
 
 /**
  * @typedef {object} PrivatePorts
@@ -43,11 +42,7 @@ export async function startPrivateRuntime ({ callTimeoutMs } = {}) {
   const runtime = await startRuntime({ env, reuse: false })
   const pid = runtime.pid
   if (pid === null) throw new Error('expected a runtime of our own')
-  const stop = async () => {
-    await runtime.stop()
-    removeStaleManagementDir(pid)
-  }
-  return { ...runtime, pid, stop, ports, callTimeoutMs: callTimeoutMs ?? 3000 }
+  return { ...runtime, pid, ports, callTimeoutMs: callTimeoutMs ?? 3000 }
 }
 
 /** @typedef {Awaited<ReturnType<typeof startPrivateRuntime>>} PrivateRuntime */

@@ -8,7 +8,7 @@ import { RESULTS_DIR } from '../../lib/results.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
 import { isAlive } from '../health.js'
-import { managementSocketPath, removeStaleManagementDir } from '../watt-control.js'
+import { managementSocketPath, removeStaleManagementDir } from '../../lib/runtime.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
 import { RUNTIME_STARTED, spawnTransportsBench } from '../bench-process.js'
 

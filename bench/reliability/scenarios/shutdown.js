@@ -14,7 +14,7 @@ import { RUN_FINISHED, spawnBench } from '../bench-process.js'
 import { isAlive } from '../health.js'
 import { describeSocket, listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
-import { managementSocketPath, removeStaleManagementDir } from '../watt-control.js'
+import { managementSocketPath, removeStaleManagementDir } from '../../lib/runtime.js'
 
 /**
  * How to run each bench briefly on private ports. `runtimePorts`: it starts the
@@ -99,6 +99,10 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
     for (const port of allPorts) if (await isListening(port)) stillListening.push(port)
     const osListening = listeningPortsInNamespace().filter((port) => allPorts.includes(port))
     if (stillListening.length > 0 || osListening.length > 0) failures.push(`ports still listening: ${[...new Set([...stillListening, ...osListening])].join(', ')}`)
+    // Watt exits (close-with-grace) before its management API's clean-up runs; the harness
+    // removes the socket directory it leaves when the runtime exits, so none may remain.
+    const staleManagementDirs = tree.filter((pid) => existsSync(dirname(managementSocketPath(pid))))
+    if (staleManagementDirs.length > 0) failures.push(`Watt management socket dirs left for pid(s) ${staleManagementDirs.join(', ')}`)
 
     let partial = null
     if (!existsSync(out)) {
@@ -122,9 +126,7 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
         portsBefore: inetPorts,
         runsKept: partial?.runs?.length ?? null,
         result: out,
-        // Watt exits (close-with-grace) before its management API's clean-up runs, leaving its
-        // socket file: a stale file, not a listener; reported, not failed.
-        staleManagementSockets: tree.filter((pid) => existsSync(dirname(managementSocketPath(pid)))).length
+        staleManagementSockets: staleManagementDirs.length
       }
     }
   } finally {
