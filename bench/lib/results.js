@@ -4,11 +4,10 @@
 // in the same rounds.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { PROJECT_ROOT } from './runtime.js'
+import { RESULTS_DIR } from './paths.js'
 import { ratio, spread } from './stats.js'
 
 export const SCHEMA = 'watt-transport-lab/result@1'
-export const RESULTS_DIR = join(PROJECT_ROOT, 'results')
 
 /**
  * @typedef {object} Run

@@ -3,7 +3,7 @@
 // preload (bench/profile/preload.js) in every application. watt.json is untouched.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { PROJECT_ROOT } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 
 export const APPLICATIONS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
 

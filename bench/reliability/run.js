@@ -6,7 +6,8 @@
 //   node bench/reliability/run.js --quick --scenarios faults,binds
 import { join } from 'node:path'
 import { parseFlags, runMain } from '../lib/cli.js'
-import { defaultResultPath, RESULTS_DIR } from '../lib/results.js'
+import { RESULTS_DIR } from '../lib/paths.js'
+import { defaultResultPath } from '../lib/results.js'
 import { runSuite } from '../lib/suite.js'
 import { casesFrom, FLAGS, resolveSettings } from './plan.js'
 import { startPrivateRuntime } from './private-runtime.js'
