@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnTracked } from '../../bench/lib/processes.js'
-import { PROJECT_ROOT } from '../../bench/lib/runtime.js'
+import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { untilBusy } from '../helpers/wait.js'
 
 const RUN = join(PROJECT_ROOT, 'bench/frameworks/run.js')
 
@@ -67,7 +68,7 @@ t.test('Ctrl-C stops the server, keeps partial results and exits 130', async (t)
     servers = childrenOf(bench.child.pid)
   }
   t.equal(servers.length, 1, 'one framework server running')
-  await sleep(1500) // well inside the 20 s measurement
+  await untilBusy(servers[0]) // well inside the 20 s measurement: the server is under load
   bench.child.kill('SIGINT')
   const [code] = await once(bench.child, 'exit')
   t.equal(code, 130)

@@ -13,8 +13,9 @@ import { isAlive } from '../../bench/reliability/health.js'
 import { hasProcFs, listeningSockets, parseInetTable, processTree } from '../../bench/reliability/os-sockets.js'
 import { privatePorts, runtimeEnv } from '../../bench/reliability/private-runtime.js'
 import { interruptBench } from '../../bench/reliability/scenarios/shutdown.js'
-import { managementSocketPath } from '../../bench/lib/runtime.js'
+import { managementSocketPath } from '../../bench/lib/management-dir.js'
 import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
+import { untilBusy } from '../helpers/wait.js'
 
 t.jobs = 2 // the two benches run side by side: half the wall time
 
@@ -38,7 +39,8 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
   t.teardown(() => { if (bench.child.exitCode === null) bench.child.kill('SIGKILL') })
   const runtimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
   await bench.waitFor(/\[1\/1\]/, 10_000)
-  await sleep(2000) // inside the 30 s run
+  // inside the 30 s run: the runtime is busy with the load
+  await untilBusy(runtimePid)
   const tree = processTree(bench.pid)
   t.ok(tree.includes(runtimePid), 'the runtime is the bench\'s child')
   const before = listeningSockets(tree).map((s) => s.port)
