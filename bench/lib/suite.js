@@ -3,6 +3,7 @@
 // progress, failure marking, partial results kept on Ctrl-C or failure, the
 // summary table, and the exit code.
 import Table from 'cli-table3'
+import { fmt } from './format.js'
 import { failuresOf } from './load.js'
 import { machineInfo } from './machine.js'
 import { onInterrupted, wasInterrupted } from './processes.js'
@@ -149,11 +150,4 @@ export function summaryTable (summary, baseline) {
     }
   }
   return table.toString()
-}
-
-/** @param {number | null | undefined} n */
-export function fmt (n) {
-  if (n == null) return '–'
-  // slow variants (a large dataset, say) must not round to 0
-  return n < 100 ? String(Number(n.toPrecision(3))) : Math.round(n).toLocaleString('en-US')
 }

@@ -7,12 +7,12 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
 import { parseFlags, runMain } from '../lib/cli.js'
-import { failuresOf, runLoad } from '../lib/load.js'
 import { freePorts } from '../lib/ports.js'
-import { waitUntilSettled } from '../lib/settle.js'
+import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath } from '../lib/results.js'
-import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
+import { startRuntime } from '../lib/runtime.js'
 import { runSuite } from '../lib/suite.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
 import { TRANSPORTS } from '../transports/profiles.js'
@@ -53,21 +53,28 @@ async function profileTransport (kase, flags, progress) {
     env: { LAB_PROFILE_DIR: profiles, PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
   })
   try {
-    const load = {
-      url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
-      connections: kase.connections,
-      pipelining: kase.pipelining,
-      expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
-    }
-    if (flags.warmup > 0) {
-      const failures = failuresOf(await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) }))
-      if (failures.length) return { failures: failures.map((f) => `warm-up: ${f}`) }
-    }
-    await waitUntilSettled(load.url)
-    const window = { fromUs: nowUs(), toUs: 0 }
-    const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
-    window.toUs = nowUs()
+    const window = { fromUs: 0, toUs: 0 }
+    const verified = await measureVerifiedLoad({
+      load: {
+        url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
+        connections: kase.connections,
+        pipelining: kase.pipelining,
+        expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
+      },
+      warmup: flags.warmup,
+      duration: flags.duration,
+      progress,
+      // the profiles are cut to exactly the measured load
+      around: async (measure) => {
+        window.fromUs = nowUs()
+        const load = await measure()
+        window.toUs = nowUs()
+        return { load }
+      }
+    })
     writeFileSync(join(profiles, 'stop'), '')
+    const measured = verified.load
+    if (!measured) return verified
     const files = APPLICATIONS.map((app) => join(profiles, `${app}.cpuprofile`))
     for (let i = 0; i < 100 && !files.every((file) => existsSync(file)); i++) await sleep(100)
     const missing = APPLICATIONS.filter((_, i) => !existsSync(files[i]))

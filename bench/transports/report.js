@@ -1,32 +1,16 @@
 // @ts-check
 // Turns a transports result into report sections: tables, charts, runs.
+import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
-import { spread } from '../lib/stats.js'
-import { fmt } from '../lib/suite.js'
 
 const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
-
-/** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
-function median (runs, pick) {
-  return spread(runs.map(pick).filter((v) => v != null).map(Number))?.median ?? null
-}
-
-/** @param {number | null} n @param {number} [digits] */
-function num (n, digits = 1) {
-  return n == null ? '–' : n.toFixed(digits)
-}
-
-/** @param {number | null | undefined} bytes */
-function mib (bytes) {
-  return bytes == null || Number.isNaN(bytes) ? '–' : (bytes / 1048576).toFixed(0)
-}
 
 /**
  * @param {any} result
  * @returns {import('../lib/report.js').Report}
  */
 export function transportReport (result) {
-  const { machine, config, runs, summary } = result
+  const { config, runs, summary } = result
   const profiles = Object.keys(summary)
   const sections = []
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
@@ -115,18 +99,11 @@ export function transportReport (result) {
     })
   }
 
-  sections.push({
-    title: 'Every run',
-    table: {
-      headers: ['round', 'profile', 'transport', 'req/s', 'p50 ms', 'p99 ms', 'max ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'status'],
-      rows: runs.map((/** @type {any} */ r) => [r.round, r.profile, r.target, fmt(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–', r.latencyMs?.max ?? '–',
-        r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`])
-    }
-  })
+  sections.push(everyRunSection(runs, { targetHeader: 'transport', profile: true }))
 
   return {
     title: 'Watt transports: ipc vs tcp vs rpc vs direct',
-    intro: `${result.failed ? '**This result contains failed runs; failed transports are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'transports')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
 }
