@@ -1,6 +1,7 @@
 // @ts-check
 // Formatting shared by every report and console table: numbers, MiB, MB/s,
 // medians across runs, the machine line and the every-run table.
+import Table from 'cli-table3'
 import { spread } from './stats.js'
 
 /**
@@ -107,4 +108,34 @@ export function everyRunSection (runs, { targetHeader = 'target', profile = fals
     ...(text ? { text } : {}),
     table: { headers: columns.map((c) => c.header), rows: runs.map((run) => columns.map((c) => c.cell(run))) }
   }
+}
+
+/** One line per finished run: req/s and latency, or FAILED and why. @param {import('./types.js').Run} run */
+export function describeRun (run) {
+  const head = `${run.profile} · ${run.target} · round ${run.round}`
+  if (!run.ok) return `✗ ${head}: FAILED (${run.failures.join('; ')})`
+  return `✓ ${head}: ${fmt(run.requestsPerSec)} req/s, p50 ${run.latencyMs?.p50} ms, p99 ${run.latencyMs?.p99} ms, load generator ${num(run.loadgen?.cpuPercent, 0)}% CPU`
+}
+
+/**
+ * The closing console table: req/s per profile and target, × baseline when there is one.
+ * @param {Record<string, Record<string, any>>} summary
+ * @param {string} [baseline]
+ */
+export function summaryTable (summary, baseline) {
+  const head = ['profile', 'target', 'req/s median', 'min – max', 'p99 ms median', ...(baseline ? [`× ${baseline}`] : [])]
+  const table = new Table({ head, style: { head: [], border: [] } })
+  for (const [profile, targets] of Object.entries(summary)) {
+    for (const [target, entry] of Object.entries(targets)) {
+      if (entry.failed) {
+        table.push([profile, target, 'FAILED', entry.failures.join('; ').slice(0, 60), '', ...(baseline ? [''] : [])])
+        continue
+      }
+      const r = entry.requestsPerSec
+      const ratioEntry = baseline ? entry[`ratioTo_${baseline}`] : null
+      table.push([profile, target, fmt(r.median), `${fmt(r.min)} – ${fmt(r.max)}`, String(entry.latencyP99Ms?.median ?? ''),
+        ...(baseline ? [ratioEntry ? `${ratioEntry.median.toFixed(2)}×` : '–'] : [])])
+    }
+  }
+  return table.toString()
 }

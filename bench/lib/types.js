@@ -54,7 +54,8 @@ export {}
  */
 
 /**
- * @typedef {object} Result
+ * @typedef {ResultFields & Record<string, any>} Result   a suite may add its own fields (e.g. scale's ratioToNode)
+ * @typedef {object} ResultFields
  * @property {string} schema        watt-transport-lab/result@N
  * @property {string} suite
  * @property {string} startedAt

@@ -6,41 +6,39 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
-import { parseFlags, runMain } from '../lib/cli.js'
+import { runSuiteCommand } from '../lib/driver.js'
 import { freePorts } from '../lib/ports.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
-import { writeReport } from '../lib/report.js'
-import { defaultResultPath } from '../lib/results.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { startRuntime } from '../lib/runtime.js'
-import { runSuite } from '../lib/suite.js'
+import { readRuntimeSettings } from '../lib/runtime-settings.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
-import { TRANSPORTS } from '../transports/profiles.js'
+import { FLAGS as TRANSPORT_FLAGS } from '../transports/plan.js'
 import { APPLICATIONS, writeProfilingConfig } from './config.js'
 import { selfTimeInWindow } from './cpuprofile.js'
 import { profileReport } from './report.js'
 
+// The transport comparison's flags and bounds, with this command's defaults.
 /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
 const FLAGS = {
-  duration: { type: 'integer', default: 10, min: 1, max: 120, help: 'seconds of profiled load per transport' },
-  warmup: { type: 'integer', default: 3, min: 0, max: 60, help: 'seconds of unprofiled load first' },
-  connections: { type: 'integer', default: 10, min: 1, max: 1000, help: 'client connections' },
-  pipelining: { type: 'integer', default: 1, min: 1, max: 100, help: 'pipelining' },
-  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
-  fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
-  size: { type: 'integer', default: 64, min: 0, max: 1048576, help: 'payload bytes per downstream' },
-  out: { type: 'string', help: 'result JSON path (default results/profile-<time>.json)' },
-  report: { type: 'string', default: 'results/profile', help: 'write <path>.md and <path>.html' }
+  duration: { ...TRANSPORT_FLAGS.duration, default: 10, help: 'seconds of profiled load per transport' },
+  warmup: { ...TRANSPORT_FLAGS.warmup, default: 3, help: 'seconds of unprofiled load first' },
+  connections: { ...TRANSPORT_FLAGS.connections, default: 10, help: 'client connections' },
+  pipelining: { ...TRANSPORT_FLAGS.pipelining, default: 1, help: 'pipelining' },
+  transports: TRANSPORT_FLAGS.transports,
+  fanout: TRANSPORT_FLAGS.fanout,
+  size: TRANSPORT_FLAGS.size
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n)
 
 /**
- * @param {any} kase
+ * @param {import('../lib/types.js').Case} kase
  * @param {Record<string, any>} flags
  * @param {{ tick: (s: number) => void }} progress
+ * @param {import('../lib/driver.js').Context} context  gets the runtime's settings (every case's runtime is started alike)
  */
-async function profileTransport (kase, flags, progress) {
+async function profileTransport (kase, flags, progress, context) {
   const dir = join(PROJECT_ROOT, '.cache', 'profile', kase.transport)
   const profiles = join(dir, 'profiles')
   rmSync(dir, { recursive: true, force: true })
@@ -53,6 +51,7 @@ async function profileTransport (kase, flags, progress) {
     env: { LAB_PROFILE_DIR: profiles, PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
   })
   try {
+    context.runtime ??= await readRuntimeSettings(runtime)
     const window = { fromUs: 0, toUs: 0 }
     const verified = await measureVerifiedLoad({
       load: {
@@ -98,28 +97,18 @@ async function profileTransport (kase, flags, progress) {
   }
 }
 
-async function main () {
-  const flags = parseFlags(process.argv.slice(2), FLAGS, {
-    command: 'node bench/profile/run.js',
-    description: 'CPU profile of every Watt worker per transport: µs per downstream call by category. The profiler adds overhead: compare transports with each other, not with bench figures.'
-  })
-  const out = flags.out ?? defaultResultPath('profile')
-  const cases = flags.transports.map((/** @type {string} */ transport) => ({
-    target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size
-  }))
-  return runSuite({
-    suite: 'profile',
-    config: { ...flags, out },
-    cases,
+runSuiteCommand({
+  name: 'profile',
+  command: 'node bench/profile/run.js',
+  description: 'CPU profile of every Watt worker per transport: µs per downstream call by category. The profiler adds overhead: compare transports with each other, not with bench figures.',
+  flags: FLAGS,
+  plan: (flags) => ({
+    cases: flags.transports.map((/** @type {string} */ transport) => ({
+      target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size
+    })),
     rounds: 1,
-    secondsPerCase: flags.duration + flags.warmup + 8,
-    out,
-    measure: (kase, { progress }) => profileTransport(kase, flags, progress),
-    onComplete: (result) => {
-      const { md, html } = writeReport(flags.report, profileReport(result))
-      process.stdout.write(`report: ${md}\n        ${html}\n`)
-    }
-  })
-}
-
-runMain(main)
+    secondsPerCase: flags.duration + flags.warmup + 8
+  }),
+  measure: (kase, { progress, flags, context }) => profileTransport(kase, flags, progress, context),
+  report: profileReport
+})

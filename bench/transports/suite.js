@@ -1,37 +1,67 @@
 // @ts-check
-// Runs transport cases on the Watt runtime: start it (or reuse the user's), the
-// shared runner with the transport measurement and the tcp baseline, stop it.
-// bench (transports) and bench:sweep differ only in their cases and reports.
+// What bench (transports), bench:sweep share: the Watt runtime (started, or the
+// user's reused after its settings were read and checked), the transport
+// measurement, and the tcp baseline when tcp is measured beside others. They
+// differ only in their flags, cases and report.
+import { UsageError } from '../lib/cli.js'
 import { startRuntime } from '../lib/runtime.js'
-import { runSuite } from '../lib/suite.js'
+import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
 import { measureTransport } from './measure.js'
 
 /**
- * @param {object} options
- * @param {string} options.suite
- * @param {Record<string, any>} options.flags   duration, warmup, rounds, transports, allowErrors, failFast
- * @param {import('../lib/suite.js').Case[]} options.cases
- * @param {string} options.out
- * @param {(result: any, path: string, runtime: import('../lib/runtime.js').Runtime) => Promise<void> | void} options.onComplete
+ * Starts the runtime, or reuses the one already listening: then says so loudly,
+ * records its own settings, and refuses (exit 2) when they differ from what a
+ * started runtime would get.
+ * @returns {Promise<import('../lib/driver.js').Context & { runtimeHandle: import('../lib/runtime.js').Runtime }>}
  */
-export async function runTransportSuite ({ suite, flags, cases, out, onComplete }) {
+export async function openRuntime () {
   const runtime = await startRuntime()
-  process.stderr.write(runtime.started ? `started the runtime (pid ${runtime.pid}) at ${runtime.url}\n` : `using the runtime already listening at ${runtime.url}\n`)
   try {
-    return await runSuite({
-      suite,
-      config: { ...flags, out },
-      cases,
+    if (runtime.started) {
+      const settings = await readRuntimeSettings(runtime)
+      process.stderr.write(`started the runtime (pid ${runtime.pid}) at ${runtime.url}: ${describeSettings(settings)}\n`)
+      return { runtimeHandle: runtime, runtime: settings, stop: () => runtime.stop() }
+    }
+    const settings = await readRuntimeSettings(runtime).catch((err) => {
+      throw new UsageError(`a runtime already listens at ${runtime.url}, and its settings cannot be read (${err.message}): stop it, or set PORT and the other ports to let the bench start its own`)
+    })
+    const banner = '!'.repeat(78)
+    process.stderr.write(`${banner}\n!! REUSING the runtime already listening at ${runtime.url} (pid ${settings.pid}), not starting one.\n!! Its settings: ${describeSettings(settings)}\n${banner}\n`)
+    const differences = settingsDiffer(settings, expectedSettings())
+    if (differences.length) {
+      throw new UsageError(`refusing to measure the runtime at ${runtime.url}: ${differences.join('; ')}. Restart it with the same settings, or stop it and let the bench start its own.`)
+    }
+    return { runtimeHandle: runtime, runtime: settings, stop: () => runtime.stop() }
+  } catch (err) {
+    await runtime.stop()
+    throw err
+  }
+}
+
+/**
+ * @param {{ name: string, command: string, description: string, flags: Record<string, import('../lib/cli.js').FlagSpec>,
+ *   cases: (flags: Record<string, any>) => import('../lib/types.js').Case[],
+ *   report: (result: any) => import('../lib/report.js').Report,
+ *   crossCheck?: import('../lib/driver.js').Suite['crossCheck'] }} spec
+ * @returns {import('../lib/driver.js').Suite}
+ */
+export function transportSuite ({ name, command, description, flags, cases, report, crossCheck }) {
+  return {
+    name,
+    command,
+    description,
+    flags,
+    usesWrk: Boolean(crossCheck),
+    plan: (flags) => ({
+      cases: cases(flags),
       rounds: flags.rounds,
       secondsPerCase: flags.duration + flags.warmup + 1,
-      baseline: flags.transports.includes('tcp') && flags.transports.length > 1 ? 'tcp' : undefined,
-      out,
-      allowErrors: flags.allowErrors,
-      failFast: flags.failFast,
-      measure: (kase, { progress }) => measureTransport(kase, flags, runtime, progress),
-      onComplete: (result, path) => onComplete(result, path, runtime)
-    })
-  } finally {
-    await runtime.stop()
+      // ratios against tcp only when tcp is measured beside something else
+      baseline: flags.transports.includes('tcp') && flags.transports.length > 1 ? 'tcp' : undefined
+    }),
+    setup: () => openRuntime(),
+    measure: (kase, { progress, flags, context }) => measureTransport(kase, flags, context.runtimeHandle, progress),
+    report,
+    ...(crossCheck ? { crossCheck } : {})
   }
 }

@@ -65,7 +65,7 @@ t.test('a cluster worker killed mid-run: FAILED with the reason, exit 1, nothing
   const out = join(base, 'failed.json')
   const run = runScale(['--targets', 'cluster', '--scale', '2', '--duration', '8', '--warmup', '0', '--wrk', 'off', '--connections', '10', '--out', out])
   let workers = []
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 120_000
   while (workers.length < 2 && Date.now() < deadline) {
     await sleep(100)
     const [primary] = childrenOf(run.child.pid)
