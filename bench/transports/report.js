@@ -12,6 +12,8 @@ const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
 export function transportReport (result) {
   const { config, runs, summary } = result
   const profiles = Object.keys(summary)
+  // "× tcp" only where tcp was measured beside the others (the summary then has the ratios)
+  const withTcp = Object.values(summary).some((targets) => Object.values(targets).some((entry) => entry.ratioTo_tcp))
   const sections = []
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
 
@@ -20,31 +22,34 @@ export function transportReport (result) {
     const targets = Object.keys(summary[profile])
     const rows = targets.map((target) => {
       const entry = summary[profile][target]
-      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '']
+      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array(withTcp ? 9 : 8).fill('')]
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
       const ratioToTcp = entry.ratioTo_tcp
+      // a failed metrics scrape leaves a run without resource figures: say so, do not show a median of the rest as if complete
+      const missing = mine.filter((x) => !x.resources).length
+      const cpu = (/** @type {'total' | 'entry' | 'downstream'} */ part) => missing ? `missing (${missing} of ${mine.length} runs)` : num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.[part]), 0)
       return [
         target,
         fmt(r.median),
         `${fmt(r.min)} – ${fmt(r.max)}`,
-        ratioToTcp ? `${ratioToTcp.median.toFixed(2)}× (${ratioToTcp.min.toFixed(2)}–${ratioToTcp.max.toFixed(2)})` : '–',
-        num(median(mine, (x) => x.latencyMs.avg), 2),
-        num(median(mine, (x) => x.latencyMs.p50), 0),
-        num(median(mine, (x) => x.latencyMs.p90), 0),
-        num(median(mine, (x) => x.latencyMs.p99), 0),
-        num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.total), 0),
-        num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.entry), 0),
-        num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.downstream), 0),
+        ...(withTcp ? [ratioToTcp ? `${ratioToTcp.median.toFixed(2)}× (${ratioToTcp.min.toFixed(2)}–${ratioToTcp.max.toFixed(2)})` : '–'] : []),
+        num(median(mine, (x) => x.latencyMs?.avg), 2),
+        num(median(mine, (x) => x.latencyMs?.p50), 0),
+        num(median(mine, (x) => x.latencyMs?.p90), 0),
+        num(median(mine, (x) => x.latencyMs?.p99), 0),
+        cpu('total'),
+        cpu('entry'),
+        cpu('downstream'),
         num(median(mine, (x) => x.loadgen?.cpuPercent), 0)
       ]
     })
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against tcp measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ' Ratios are taken per round against tcp measured in the same round.' : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', '× tcp', 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? ['× tcp'] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
         rows
       },
       charts: [
@@ -99,7 +104,11 @@ export function transportReport (result) {
     })
   }
 
-  sections.push(everyRunSection(runs, { targetHeader: 'transport', profile: true }))
+  sections.push(everyRunSection(runs, {
+    targetHeader: 'transport',
+    profile: true,
+    extra: [{ header: 'resources', cell: (r) => (r.resources ? 'measured' : r.ok ? `MISSING: ${r.resourcesMissing ?? 'not measured'}` : '–') }]
+  }))
 
   return {
     title: 'Watt transports: ipc vs tcp vs rpc vs direct',
