@@ -27,7 +27,7 @@ export function transportReport (result) {
       const r = entry.requestsPerSec
       const ratioToTcp = entry.ratioTo_tcp
       // a failed metrics scrape leaves a run without resource figures: say so, do not show a median of the rest as if complete
-      const missing = mine.filter((x) => !x.resources).length
+      const missing = mine.filter((/** @type {any} */ x) => !x.resources).length
       const cpu = (/** @type {'total' | 'entry' | 'downstream'} */ part) => missing ? `missing (${missing} of ${mine.length} runs)` : num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.[part]), 0)
       return [
         target,
