@@ -6,14 +6,14 @@
 // harness's: a bench launched from Node 20 still runs Watt on the project's
 // Node 24). Also what the harness would start a runtime with, to refuse a
 // reused runtime whose settings differ.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
+import { SETTINGS } from '../../lib/topology.js'
 import { managementSocketPath } from './management-dir.js'
-import { PROJECT_ROOT } from './paths.js'
 
-/** The entry's tunables that change what a run measures. */
-export const SETTINGS_ENV = /** @type {const} */ (['CALL_TIMEOUT_MS', 'CALLS_IN_FLIGHT_PER_SERVICE'])
+/** The entry's tunables that change what a run measures (lib/topology.js; the log level does not). */
+export const SETTINGS_ENV = SETTINGS.map((setting) => setting.env).filter((name) => name !== 'PLT_LOG_LEVEL')
 
 /**
  * @typedef {object} RuntimeSettings
@@ -97,14 +97,14 @@ export async function readRuntimeSettings (runtime, { entry = 'tsfastify' } = {}
 }
 
 /**
- * What a runtime started by the harness would get: watt.env's defaults, the
- * caller's environment winning (as `wattpm start --env watt.env` does).
+ * What a runtime started by the harness would get: the topology's defaults
+ * (watt.env is generated from them), the caller's environment winning (as
+ * `wattpm start --env watt.env` does).
  * @param {NodeJS.ProcessEnv} [env]
+ * @returns {Record<string, string | null>}
  */
 export function expectedSettings (env = process.env) {
-  const defaults = Object.fromEntries(readFileSync(join(PROJECT_ROOT, 'watt.env'), 'utf8').split('\n')
-    .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line.trim())).filter((m) => m !== null).map((m) => [m[1], m[2]]))
-  return Object.fromEntries(SETTINGS_ENV.map((name) => [name, env[name] ?? defaults[name] ?? null]))
+  return Object.fromEntries(SETTINGS_ENV.map((name) => [name, env[name] ?? String(SETTINGS.find((s) => s.env === name)?.default ?? '') ?? null]))
 }
 
 /**

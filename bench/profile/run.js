@@ -7,13 +7,15 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
 import { runSuiteCommand } from '../lib/driver.js'
-import { freePorts } from '../lib/ports.js'
-import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
+import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
+import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
 import { readRuntimeSettings } from '../lib/runtime-settings.js'
+import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
 import { FLAGS as TRANSPORT_FLAGS } from '../transports/plan.js'
+import { assertTransportsAvailable } from '../transports/profiles.js'
 import { APPLICATIONS, writeProfilingConfig } from './config.js'
 import { selfTimeInWindow } from './cpuprofile.js'
 import { profileReport } from './report.js'
@@ -44,12 +46,18 @@ async function profileTransport (kase, flags, progress, context) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(profiles, { recursive: true })
   const configFile = writeProfilingConfig(join(dir, 'config'))
-  const [PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT] = (await freePorts(6)).map(String)
-  const runtime = await startRuntime({
-    configFile,
-    reuse: false,
-    env: { LAB_PROFILE_DIR: profiles, PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
-  })
+  const needs = await startRequirements([kase.transport]) // what it needs outside the runtime (lib/topology.js)
+  let runtime
+  try {
+    runtime = await startRuntime({
+      configFile,
+      reuse: false,
+      env: runtimeEnv(await privatePorts(), { ...needs.env, LAB_PROFILE_DIR: profiles })
+    })
+  } catch (err) {
+    await needs.stop()
+    throw err
+  }
   try {
     context.runtime ??= await readRuntimeSettings(runtime)
     const window = { fromUs: 0, toUs: 0 }
@@ -94,6 +102,7 @@ async function profileTransport (kase, flags, progress, context) {
     return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads } }
   } finally {
     await runtime.stop()
+    await needs.stop()
   }
 }
 
@@ -102,13 +111,16 @@ runSuiteCommand({
   command: 'node bench/profile/run.js',
   description: 'CPU profile of every Watt worker per transport: µs per downstream call by category. The profiler adds overhead: compare transports with each other, not with bench figures.',
   flags: FLAGS,
-  plan: (flags) => ({
-    cases: flags.transports.map((/** @type {string} */ transport) => ({
-      target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size
-    })),
-    rounds: 1,
-    secondsPerCase: flags.duration + flags.warmup + 8
-  }),
+  plan: (flags) => {
+    assertTransportsAvailable(flags.transports)
+    return {
+      cases: flags.transports.map((/** @type {string} */ transport) => ({
+        target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size
+      })),
+      rounds: 1,
+      secondsPerCase: flags.duration + flags.warmup + 8
+    }
+  },
   measure: (kase, { progress, flags, context }) => profileTransport(kase, flags, progress, context),
   report: profileReport
 })

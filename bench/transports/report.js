@@ -3,7 +3,7 @@
 import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
 
-const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
+import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 
 /**
  * @param {any} result
@@ -12,8 +12,8 @@ const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
 export function transportReport (result) {
   const { config, runs, summary } = result
   const profiles = Object.keys(summary)
-  // "× tcp" only where tcp was measured beside the others (the summary then has the ratios)
-  const withTcp = Object.values(summary).some((targets) => Object.values(targets).some((entry) => entry.ratioTo_tcp))
+  // "× tcp" only where the baseline was measured beside the others (the summary then has the ratios)
+  const withTcp = Object.values(summary).some((targets) => Object.values(targets).some((entry) => entry[`ratioTo_${BASELINE_TRANSPORT}`]))
   const sections = []
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
 
@@ -25,7 +25,7 @@ export function transportReport (result) {
       if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array(withTcp ? 9 : 8).fill('')]
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
-      const ratioToTcp = entry.ratioTo_tcp
+      const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
       // a failed metrics scrape leaves a run without resource figures: say so, do not show a median of the rest as if complete
       const missing = mine.filter((/** @type {any} */ x) => !x.resources).length
       const cpu = (/** @type {'total' | 'entry' | 'downstream'} */ part) => missing ? `missing (${missing} of ${mine.length} runs)` : num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.[part]), 0)
@@ -47,9 +47,9 @@ export function transportReport (result) {
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ' Ratios are taken per round against tcp measured in the same round.' : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? ['× tcp'] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
         rows
       },
       charts: [
@@ -111,7 +111,7 @@ export function transportReport (result) {
   }))
 
   return {
-    title: 'Watt transports: ipc vs tcp vs rpc vs direct',
+    title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
     intro: `${failedBanner(result, 'transports')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
