@@ -2,6 +2,7 @@
 // loaded 2-core box, where any fixed sleep is sometimes too short.
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { parseInetTable, socketInodes } from '../../bench/reliability/os-sockets.js'
 
 /**
  * Polls `fn` until it returns something truthy and returns that; throws after
@@ -38,4 +39,19 @@ export function procState (pid) {
 export async function untilBusy (pid, { ticks = 20, timeoutMs = 60_000, what = `process ${pid} under load` } = {}) {
   const start = cpuTicks(pid)
   return until(() => cpuTicks(pid) - start >= ticks, { timeoutMs, intervalMs: 100, what })
+}
+
+/**
+ * Established TCP connections held by `pid` (from /proc): a load generator
+ * with N connections open is under way, whatever the box's speed.
+ */
+export function establishedConnections (pid) {
+  const inodes = socketInodes(pid)
+  let count = 0
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const row of parseInetTable(readFileSync(file, 'utf8'), file.endsWith('6') ? 6 : 4)) {
+      if (row.state === '01' && inodes.has(row.inode)) count++
+    }
+  }
+  return count
 }

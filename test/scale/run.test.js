@@ -8,7 +8,7 @@ import t from 'tap'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { isAlive } from '../../bench/scale/alive.js'
 import { HOME_PREFIX } from '../../bench/scale/pm2.js'
-import { untilBusy } from '../helpers/wait.js'
+import { establishedConnections, until } from '../helpers/wait.js'
 
 const base = mkdtempSync(join(tmpdir(), 'wsr-')) // short: PM2 puts unix sockets in its home
 t.teardown(() => rmSync(base, { recursive: true, force: true }))
@@ -72,7 +72,8 @@ t.test('a cluster worker killed mid-run: FAILED with the reason, exit 1, nothing
     workers = primary ? childrenOf(primary) : []
   }
   t.equal(workers.length, 2, 'found the two workers')
-  await untilBusy(workers[1]) // into the measured load (no warm-up): the workers are busy
+  // into the measured load (no warm-up): the bench holds its 10 load connections (readiness checks use one or two)
+  await until(() => establishedConnections(run.child.pid) >= 10, { timeoutMs: 120_000, what: 'the load to start' })
   process.kill(workers[0], 'SIGKILL')
   const { code } = await run.exited
   t.equal(code, 1, 'exit 1')
