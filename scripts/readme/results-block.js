@@ -96,7 +96,7 @@ function table (v) {
 function wrkLine (result, v) {
   const wrk = result.crossCheck
   if (!wrk) return ''
-  if (wrk.skipped) return `wrk cross-check: ${wrk.skipped}.`
+  if (wrk.skipped) return `No wrk figures: ${wrk.skipped.replace(/^wrk /, '')}.`
   const runs = wrk.runs.filter((/** @type {any} */ w) => w.profile === v.lowProfile)
   const diffs = runs.filter((/** @type {any} */ w) => w.ok && v.rps(v.lowProfile, w.target)).map((/** @type {any} */ w) => Math.abs(w.requestsPerSec / /** @type {number} */ (v.rps(v.lowProfile, w.target)) - 1))
   const list = runs.map((/** @type {any} */ w) => `${w.target} ${w.ok ? fmt(w.requestsPerSec) : 'FAILED'}`).join(', ')
@@ -166,7 +166,9 @@ function findings (result, profile, v) {
     const tcpP99 = v.med('seed', 'tcp', (r) => r.latencyMs?.p99)
     bullets.push(`**Overload shows at the start of a load.** A burst of ${v.first('seed').connections} new connections into a saturated entry is admitted one per event-loop turn (see the experiments below), so the last connections wait for their first answer: ${seedTail.join('; ')} under \`seed\`. \`tcp\` degrades evenly (p99 ≈ ${tcpP50 ? (/** @type {number} */ (tcpP99) / tcpP50).toFixed(1) : '–'}× p50).`)
   }
-  bullets.push('**What to do.** Use `rpc` (messaging) for calls between services of one runtime when you can shape them as messages. If you need HTTP semantics, loopback TCP to the service\'s own port with a sized keep-alive pool is cheaper than the mesh on this version of Watt. Whichever you choose, bound the calls in flight per service and set per-call deadlines yourself (a mesh request ignores its `AbortSignal` until headers arrive; messaging takes no signal at all).')
+  // the advice follows the measured order; without the three transports it says only what always holds
+  const ordered = has('rpc') && has('tcp') && has('ipc') && /** @type {number} */ (v.ratio(p, 'rpc')) > 1 && /** @type {number} */ (v.ratio(p, 'ipc')) < 1
+  bullets.push(`**What to do.** ${ordered ? 'Use `rpc` (messaging) for calls between services of one runtime when you can shape them as messages. If you need HTTP semantics, loopback TCP to the service\'s own port with a sized keep-alive pool is cheaper than the mesh on this version of Watt. ' : ''}Whichever you choose, bound the calls in flight per service and set per-call deadlines yourself (a mesh request ignores its \`AbortSignal\` until headers arrive; messaging takes no signal at all).`)
   return bullets.map((b) => `- ${b}`).join('\n')
 }
 
