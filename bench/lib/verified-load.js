@@ -21,7 +21,12 @@ import { waitUntilSettled } from './settle.js'
 export async function measureVerifiedLoad ({ load, warmup, duration, progress, settleUrl = load.url, around }) {
   if (warmup > 0) {
     const failures = failuresOf(await runLoad({ ...load, duration: warmup, onTick: (s) => progress.tick(s) }))
-    if (failures.length) return { failures: failures.map((failure) => `warm-up: ${failure}`) }
+    if (failures.length) {
+      // Drain what the failed warm-up left in flight anyway: otherwise the next run starts
+      // into that backlog and fails too (seen: one overloaded warm-up failed all 8 runs after it).
+      const settle = await waitUntilSettled(settleUrl)
+      return { failures: failures.map((failure) => `warm-up: ${failure}`), settle }
+    }
   }
   // Let the server finish what the warm-up (or the previous run) left in flight.
   const settle = await waitUntilSettled(settleUrl)
