@@ -10,7 +10,10 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { SETTINGS } from '../../lib/topology.js'
+import { execFileSync } from 'node:child_process'
+import { packageVersion } from './machine.js'
 import { managementSocketPath } from './management-dir.js'
+import { PROJECT_NODE } from './paths.js'
 
 /** The entry's tunables that change what a run measures (lib/topology.js; the log level does not). */
 export const SETTINGS_ENV = SETTINGS.map((setting) => setting.env).filter((name) => name !== 'PLT_LOG_LEVEL')
@@ -38,6 +41,15 @@ async function management (pid, path) {
     return JSON.parse(text)
   } finally {
     await agent.close()
+  }
+}
+
+/** The version of the Node binary the harness starts runtimes with. */
+function projectNodeVersion () {
+  try {
+    return execFileSync(PROJECT_NODE, ['-p', 'process.version'], { encoding: 'utf8' }).trim()
+  } catch {
+    return null
   }
 }
 
@@ -80,7 +92,12 @@ function sameEntry (a, b) {
 export async function readRuntimeSettings (runtime, { entry = 'tsfastify' } = {}) {
   const pid = runtime.pid ?? await findPid(runtime.url)
   if (pid === null) throw new Error(`no Watt management socket answers for the runtime at ${runtime.url}: its settings cannot be read`)
-  const [metadata, config, env] = await Promise.all([management(pid, '/metadata'), management(pid, '/config'), management(pid, `/applications/${entry}/env`)])
+  const [metadata, config, env] = await Promise.all([
+    // /metadata reads the project's package.json: a generated config elsewhere (bench:profile's) has none
+    management(pid, '/metadata').catch(() => null),
+    management(pid, '/config'),
+    management(pid, `/applications/${entry}/env`)
+  ])
   // workers actually running per application (the config may give a range)
   const ids = (config.applications ?? []).map((/** @type {{ id: string }} */ app) => app.id)
   const details = await Promise.all(ids.map((/** @type {string} */ id) => management(pid, `/applications/${id}`)))
@@ -89,8 +106,12 @@ export async function readRuntimeSettings (runtime, { entry = 'tsfastify' } = {}
   return {
     reused: !runtime.started,
     pid,
-    source: 'Watt management API (metadata, applications, the entry\'s env)',
-    versions: { node: metadata.nodeVersion ?? null, watt: metadata.platformaticVersion ?? null },
+    source: metadata
+      ? 'Watt management API (metadata, applications, the entry\'s env)'
+      : 'Watt management API (applications, the entry\'s env); versions from the Node binary and wattpm package that started it (no /metadata for this config)',
+    versions: metadata
+      ? { node: metadata.nodeVersion ?? null, watt: metadata.platformaticVersion ?? null }
+      : { node: projectNodeVersion(), watt: packageVersion('wattpm') },
     env: Object.fromEntries(SETTINGS_ENV.map((name) => [name, env[name] ?? null])),
     workers
   }
