@@ -46,6 +46,7 @@ import { hasWrk, WRK_MISSING } from './wrk.js'
  * @property {boolean} [usesWrk]      takes --wrk (a cross-check, or wrk beside each run)
  * @property {(flags: Flags, wrk: boolean) => Plan | Promise<Plan>} plan
  * @property {(flags: Flags, plan: Plan) => Promise<Context>} [setup]
+ * @property {(plan: Plan, context: Context) => Plan} [afterSetup]  the plan as setup allows (e.g. transports skipped)
  * @property {(kase: Case, context: { round: number, progress: import('./runner.js').Progress, flags: Flags, context: Context, wrk: boolean }) => Promise<Measurement>} measure
  * @property {(result: Result, context: { flags: Flags, plan: Plan, context: Context }) => Promise<Record<string, any>>} [crossCheck]
  *   runs after the loads when wrk is installed and not turned off, and every run passed
@@ -87,7 +88,7 @@ export async function driveSuite (suite, argv) {
   /** @type {Context} */
   const context = suite.setup ? await suite.setup(flags, plan) : {}
   try {
-    return await runAndRecord(suite, { flags, plan, context, out, report, wrk })
+    return await runAndRecord(suite, { flags, plan: suite.afterSetup ? suite.afterSetup(plan, context) : plan, context, out, report, wrk })
   } finally {
     await context.stop?.()
   }
