@@ -6,8 +6,11 @@
 //   POST /echo                    the request body back, with what the server saw
 //   GET  /hang                    never answers (aborts must reach the server)
 //   GET  /crash                   throws in the worker (an uncaught exception)
-//   GET  /events                  what the server saw close: ['close /hang', …]
+//   GET  /events                  what the server saw: ['request /hang', 'close /hang', …]
+//   GET  /heap                    heapUsed after a full GC 
 import { createServer } from 'node:http'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
 import { serveHttpPort } from '../../lib/http/index.js'
 import { messagingFromParent } from './thread-messaging.js'
@@ -17,6 +20,12 @@ export function patternBytes (size) {
   const out = Buffer.allocUnsafe(size)
   for (let i = 0; i < size; i++) out[i] = (i * 31 + (i >> 8)) & 0xff
   return out
+}
+
+/** A full GC without --expose-gc on the command line (workers refuse that flag). */
+export function fullGc () {
+  setFlagsFromString('--expose-gc')
+  runInNewContext('gc')()
 }
 
 if (parentPort) {
@@ -66,7 +75,14 @@ if (parentPort) {
         break
       }
       case '/hang':
+        events.push('request /hang')
         break
+      case '/heap': {
+        fullGc()
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ heapUsed: process.memoryUsage().heapUsed }))
+        break
+      }
       case '/crash':
         setImmediate(() => { throw new Error('crashed on purpose') })
         break
