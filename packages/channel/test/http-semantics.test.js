@@ -113,4 +113,3 @@ t.test('a client abort reaches the server as req/res close, on both transports',
     t.ok(events.includes('close /hang'), `${name}: the server saw the request close`)
   }
 })
-

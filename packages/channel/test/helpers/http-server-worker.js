@@ -7,7 +7,7 @@
 //   GET  /hang                    never answers (aborts must reach the server)
 //   GET  /crash                   throws in the worker (an uncaught exception)
 //   GET  /events                  what the server saw: ['request /hang', 'close /hang', …]
-//   GET  /heap                    heapUsed after a full GC 
+//   GET  /heap                    heapUsed after a full GC
 import { createServer } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
