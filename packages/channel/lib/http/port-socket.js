@@ -205,8 +205,11 @@ export class PortSocket extends Duplex {
   _destroy (err, callback) {
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
-    // Both ends finished: nothing to say. Otherwise the peer must drop it too.
-    if (!(this.finSent && this.finReceived)) this.session.send(this.id, RESET)
+    // As close(2) on a TCP socket, with or without an error: the peer reads the
+    // end of the stream (node:http destroys right after writing a 400, which must
+    // arrive; an undici abort reaches the server as that end). Data the peer
+    // still sends to this connection is answered with RESET (session.js), as a RST.
+    if (!this.finSent) this.session.send(this.id, FIN)
     this.session.remove(this.id)
     const blocked = this.blocked
     this.blocked = null

@@ -12,7 +12,7 @@
 //   Uint8Array  data above STRING_LIMIT, an exact-size buffer, transferred
 //   n > 0       credit: the peer's reader consumed n bytes
 //   FIN         the sender ended its side of that connection (half-close)
-//   RESET       the sender dropped that connection (abort, error)
+//   RESET       that connection is gone here: data sent to it went nowhere (a TCP RST)
 //   OPEN        (caller to callee) a new connection with this id
 // A closed port (crash, stop, restart, terminate) resets every connection on it.
 import { ChannelError } from '../errors.js'
@@ -122,8 +122,9 @@ export class PortSession {
       else if (payload === OPEN) {
         if (!this.onOpen || !Number.isSafeInteger(id) || id <= 0) return this.protocolError(`an unexpected open of connection ${id}`)
         this.onOpen(id)
-      }
-      // Otherwise a late frame for a connection already gone (a reset crossed it): dropped.
+      } else if (typeof payload === 'string' || payload instanceof Uint8Array) this.send(id, RESET)
+      // Data for a connection closed here: the writer must learn it is gone, as from
+      // a TCP RST. Other late frames (credit, end, reset) are dropped.
     }
   }
 
