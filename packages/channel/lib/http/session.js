@@ -31,6 +31,13 @@ export const STRING_LIMIT = 256 * 1024
  * @property {boolean} referenced
  */
 
+let liveConnections = 0
+
+/** http-port connections open in this thread, both sides (for metrics, and leak tests). */
+export function openConnections () {
+  return liveConnections
+}
+
 export class PortSession {
   /**
    * @param {import('node:worker_threads').MessagePort} port
@@ -63,13 +70,14 @@ export class PortSession {
    * @param {SessionSocket} socket
    */
   add (id, socket) {
+    if (!this.sockets.has(id)) liveConnections++
     this.sockets.set(id, socket)
     this.updateRef()
   }
 
   /** @param {number} id */
   remove (id) {
-    this.sockets.delete(id)
+    if (this.sockets.delete(id)) liveConnections--
     this.updateRef()
   }
 
@@ -141,6 +149,7 @@ export class PortSession {
     if (this.closed) return
     this.close()
     for (const socket of [...this.sockets.values()]) socket.onSessionLost(err)
+    liveConnections -= this.sockets.size
     this.sockets.clear()
   }
 

@@ -12,7 +12,7 @@ import { createServer } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
-import { serveHttpPort } from '../../lib/http/index.js'
+import { openConnections, serveHttpPort } from '../../lib/http/index.js'
 import { messagingFromParent } from './thread-messaging.js'
 
 /** @param {number} size */
@@ -80,7 +80,7 @@ if (parentPort) {
       case '/heap': {
         fullGc()
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ heapUsed: process.memoryUsage().heapUsed }))
+        res.end(JSON.stringify({ heapUsed: process.memoryUsage().heapUsed, connections: openConnections() }))
         break
       }
       case '/crash':
