@@ -80,12 +80,20 @@ const BUILT_IN = [
 export const BASELINE_TRANSPORT = 'tcp'
 
 /**
- * What a `requires` tag means: how to tell whether it is in place. A check
- * returns null when the transport can run here, otherwise why not. Transports
- * whose targets the harness must start (e.g. separate processes) add their tag here.
- * @typedef {{ description: string, check: (env: NodeJS.ProcessEnv) => string | null }} Requirement
- * @type {Record<string, Requirement>}
+ * What a `requires` tag means. `check(env)` returns null when the transport can run
+ * here, otherwise why not (e.g. no remote host configured). `start(env)`, when given,
+ * starts what the tag needs before the runtime (e.g. the services as separate
+ * processes) and returns the environment the runtime needs to reach it, and how to
+ * stop it; bench/lib/requirements.js calls it once per tag for the transports asked.
+ * Start processes with bench/lib/processes.js (spawnTracked, onCleanup) so Ctrl-C stops them too.
+ * Transports whose targets the harness must start or find add their tag here.
+ * @typedef {{ env?: Record<string, string>, stop: () => Promise<void> }} StartedRequirement
+ * @typedef {object} Requirement
+ * @property {string} description
+ * @property {(env: NodeJS.ProcessEnv) => string | null} check
+ * @property {(env: NodeJS.ProcessEnv) => Promise<StartedRequirement>} [start]
  */
+/** @type {Record<string, Requirement>} */
 export const REQUIREMENTS = {}
 
 /**
@@ -150,12 +158,15 @@ export function requirementsOf (name) {
  * Whether transport `name` can run here, and if not, why.
  * @param {string} name
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ startable?: boolean }} [options]  startable: count requirements the harness
+ *   can start itself (those with `start`) as met: "could a bench run it", not "does it run now"
  * @returns {{ available: true } | { available: false, reason: string }}
  */
-export function availabilityOf (name, env = process.env) {
+export function availabilityOf (name, env = process.env, { startable = false } = {}) {
   for (const { tag } of requirementsOf(name)) {
     const requirement = REQUIREMENTS[tag]
     if (!requirement) return { available: false, reason: `${name} requires "${tag}", which no REQUIREMENTS entry in lib/topology.js describes` }
+    if (startable && requirement.start) continue
     const reason = requirement.check(env)
     if (reason !== null) return { available: false, reason: `${name}: ${reason}` }
   }
@@ -172,11 +183,11 @@ export function availableTransports (env = process.env) {
 
 /**
  * The transports the benches run when --transports is not given: registered,
- * not opted out, and available here.
+ * not opted out, and available here (or startable by the bench).
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function defaultBenchTransports (env = process.env) {
-  return TRANSPORTS.filter((t) => t.inDefaultBench !== false && availabilityOf(t.name, env).available).map((t) => t.name)
+  return TRANSPORTS.filter((t) => t.inDefaultBench !== false && availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
 }
 
 /**

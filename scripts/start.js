@@ -35,7 +35,7 @@ child.once('exit', (code, signal) => {
 })
 
 try {
-  await waitForReady(url, { timeoutMs: 120_000, isDead: () => exited || stopping })
+  await waitForReady(url, { timeoutMs: 600_000, isDead: () => exited || stopping })
   process.stdout.write(startBanner(url))
 } catch (err) {
   if (!exited && !stopping) process.stderr.write(`npm start: ${/** @type {Error} */ (err).message}\n`)

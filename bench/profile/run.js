@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { parseFlags, runMain } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
+import { startRequirements } from '../lib/requirements.js'
 import { waitUntilSettled } from '../lib/settle.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath } from '../lib/results.js'
@@ -46,11 +47,18 @@ async function profileTransport (kase, flags, progress) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(profiles, { recursive: true })
   const configFile = writeProfilingConfig(join(dir, 'config'))
-  const runtime = await startRuntime({
-    configFile,
-    reuse: false,
-    env: runtimeEnv(await privatePorts(), { LAB_PROFILE_DIR: profiles })
-  })
+  const needs = await startRequirements([kase.transport]) // what it needs outside the runtime (lib/topology.js)
+  let runtime
+  try {
+    runtime = await startRuntime({
+      configFile,
+      reuse: false,
+      env: runtimeEnv(await privatePorts(), { ...needs.env, LAB_PROFILE_DIR: profiles })
+    })
+  } catch (err) {
+    await needs.stop()
+    throw err
+  }
   try {
     const load = {
       url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
@@ -87,6 +95,7 @@ async function profileTransport (kase, flags, progress) {
     return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads } }
   } finally {
     await runtime.stop()
+    await needs.stop()
   }
 }
 

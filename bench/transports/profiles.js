@@ -24,13 +24,14 @@ export function transportsFlag () {
 }
 
 /**
- * Refuses, before anything starts, transports that cannot run here, saying why.
+ * Refuses, before anything starts, transports that cannot run here, saying why
+ * (what the bench starts itself, lib/topology.js REQUIREMENTS with `start`, is fine).
  * @param {string[]} names
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function assertTransportsAvailable (names, env = process.env) {
   const reasons = names.flatMap((name) => {
-    const availability = availabilityOf(name, env)
+    const availability = availabilityOf(name, env, { startable: true })
     return availability.available ? [] : [availability.reason]
   })
   if (reasons.length) throw new UsageError(`cannot run here: ${reasons.join('; ')}`)
