@@ -11,7 +11,7 @@ import { startServerWorker } from './helpers/start-server-worker.js'
 const { worker, messaging, tcpOrigin } = await startServerWorker()
 const tcp = new Pool(tcpOrigin, { connections: 4, pipelining: 1 })
 const httpPort = createHttpPortDispatcher('server', { messaging, connections: 4 })
-const both = /** @type {const} */ ([['tcp', tcp], ['http-port', httpPort]])
+const both = /** @type {const} */ ([['over TCP', tcp], ['over http-port', httpPort]])
 t.teardown(async () => {
   await Promise.all([tcp.close(), httpPort.close()])
   await worker.terminate()
