@@ -67,7 +67,20 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
           throw err
         }
         try {
-          return reply.send(bufferedMatches(await source.text(), keyField, id))
+          let whole
+          try {
+            whole = await source.text()
+          } catch (err) {
+            if (signal.aborted) throw err
+            throw new HttpError(502, `reading the dataset failed: ${/** @type {Error} */ (err).message}`)
+          }
+          let answer
+          try {
+            answer = bufferedMatches(whole, keyField, id)
+          } catch (err) {
+            throw new HttpError(502, `the dataset is not a JSON array of records: ${/** @type {Error} */ (err).message}`)
+          }
+          return reply.send(answer)
         } finally {
           release()
         }
@@ -108,7 +121,10 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
  */
 function asUpstreamFailure (stream) {
   stream.once('error', (/** @type {any} */ err) => {
-    if (err && typeof err === 'object' && err.statusCode === undefined) err.statusCode = 502
+    if (!err || typeof err !== 'object' || err.statusCode !== undefined) return
+    err.statusCode = 502
+    // the scanner's messages say what is wrong; others (stream-json's, undici's) need the context
+    if (err.name !== 'MalformedDataError') err.message = `the dataset could not be streamed: ${err.message}`
   })
   return stream
 }
