@@ -8,9 +8,6 @@ import { parser } from 'stream-json'
 import { streamArray } from 'stream-json/streamers/stream-array.js'
 import { RecordScanner } from './record-scanner.js'
 
-/** What the report calls each variant's parser. */
-export const STREAM_PARSER = 'stream-json (tokens in JavaScript)'
-export const PROMISE_PARSER = 'JSON.parse of the whole text'
 
 /**
  * Streaming: tokens → records → matches → JSON text, one pipeline with

@@ -8,9 +8,6 @@
 import { pipeline, Transform } from 'node:stream'
 import { MalformedDataError, RecordScanner } from './record-scanner.js'
 
-/** What the report calls this variant's parser. */
-export const SCAN_PARSER = 'record scanner + JSON.parse per chunk'
-
 /**
  * @param {import('node:stream').Readable} source   the dataset's bytes
  * @param {string} keyField
