@@ -8,7 +8,6 @@ import { parser } from 'stream-json'
 import { streamArray } from 'stream-json/streamers/stream-array.js'
 import { RecordScanner } from './record-scanner.js'
 
-
 /**
  * Streaming: tokens → records → matches → JSON text, one pipeline with
  * backpressure from the response back to the source. Memory holds one record at
