@@ -3,8 +3,7 @@
 import { barChart } from '../lib/report.js'
 import { spread } from '../lib/stats.js'
 import { fmt } from '../lib/suite.js'
-
-const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
+import { APPLICATIONS as APPS } from '../../lib/topology.js'
 
 /** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
 function median (runs, pick) {
@@ -125,7 +124,7 @@ export function transportReport (result) {
   })
 
   return {
-    title: 'Watt transports: ipc vs tcp vs rpc vs direct',
+    title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
     intro: `${result.failed ? '**This result contains failed runs; failed transports are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }

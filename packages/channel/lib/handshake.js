@@ -1,0 +1,63 @@
+// @ts-check
+// Hands one end of a new MessageChannel to a Watt application, once, through
+// Watt messaging: `send` passes a transferList through to postMessage
+// (@platformatic/runtime lib/worker/messaging.js, `_send`), so the port arrives
+// in the callee's worker and every later call skips messaging's per-call
+// bookkeeping (span, AbortController, timer, request id).
+import { MessageChannel } from 'node:worker_threads'
+import { ChannelError } from './errors.js'
+
+/** Messaging handler names are namespaced so they never clash with an app's own. */
+export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
+
+/**
+ * The part of Watt's `globalThis.platformatic.messaging` this library uses.
+ * Tests (and non-Watt hosts) can pass any object with the same shape.
+ * @typedef {object} Messaging
+ * @property {(application: string, name: string, data: unknown, options?: { transferList?: import('node:worker_threads').TransferListItem[] }) => Promise<unknown>} send
+ * @property {(name: string, handler: (data: any) => unknown) => void} handle
+ */
+
+/** @returns {Messaging} */
+export function wattMessaging () {
+  const api = /** @type {{ platformatic?: { messaging?: Messaging } }} */ (globalThis).platformatic?.messaging
+  if (!api) throw new Error('@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
+  return api
+}
+
+/**
+ * Callee side: accept ports of one kind ('port', 'shm', 'http', …).
+ * @param {string} kind
+ * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => void} onPort
+ * @param {{ messaging?: Messaging }} [options]
+ */
+export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {}) {
+  messaging.handle(HANDSHAKE_PREFIX + kind, (/** @type {{ port?: unknown, meta?: unknown }} */ data) => {
+    const port = data?.port
+    if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new TypeError('handshake without a MessagePort')
+    onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
+    return { accepted: kind }
+  })
+}
+
+/**
+ * Caller side: open a dedicated port to `application`. Rejects with a
+ * ChannelError('unreachable') naming the application when the handshake fails.
+ * @param {string} application
+ * @param {string} kind
+ * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
+ * @returns {Promise<import('node:worker_threads').MessagePort>}
+ */
+export async function openPort (application, kind, { messaging = wattMessaging(), meta, transfer = [] } = {}) {
+  const { port1, port2 } = new MessageChannel()
+  try {
+    const answer = /** @type {{ accepted?: string } | undefined} */ (
+      await messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
+    )
+    if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
+  } catch (err) {
+    port1.close()
+    throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
+  }
+  return port1
+}
