@@ -2,7 +2,7 @@
 // Every listener's port, overridable by environment so a test runtime can run
 // beside a user's `npm start`. The defaults and variable names live in
 // lib/topology.js; this module only reads them.
-import { ENTRY, HOST, METRICS, SERVICES } from './topology.js'
+import { ENTRY, HOST, METRICS, OUTSIDE, SERVICES } from './topology.js'
 
 export { HOST }
 
@@ -17,29 +17,32 @@ export function serviceBindHost (env = process.env) {
 }
 
 /**
- * Where the entry finds a service for the transports that leave the runtime:
- * `process` (the service as its own process on loopback, default port + 10) and
- * `remote` (the service on another host, by default the first address the
- * harness gives its network namespace). `<SERVICE>_PROCESS_ADDR` and
- * `<SERVICE>_REMOTE_ADDR` (host:port) override them; the harness sets them.
+ * Where the entry finds a service for the transports that leave the runtime
+ * (lib/topology.js OUTSIDE): `process` (the service as its own process) and
+ * `remote` (on another host). `<SERVICE>_PROCESS_ADDR` / `<SERVICE>_REMOTE_ADDR`
+ * (host:port) say where; the harness sets them once it started the targets.
  * @param {string} service
  * @param {'process' | 'remote'} placement
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {{ host: string, port: number }}
  */
 export function serviceAddressOf (service, placement, env = process.env) {
-  const name = `${service.toUpperCase()}_${placement.toUpperCase()}_ADDR`
+  const record = SERVICES.find((s) => s.name === service)
+  if (record === undefined) throw new Error(`unknown service ${service}`)
+  const name = addressEnvOf(service, placement)
   const raw = env[name]
   if (raw) return parseAddress(raw, name)
-  const port = DEFAULT_TCP_PORTS[/** @type {keyof typeof DEFAULT_TCP_PORTS} */ (service)]
-  if (port === undefined) throw new Error(`unknown service ${service}`)
-  return placement === 'process' ? { host: HOST, port: port + PROCESS_PORT_OFFSET } : { host: DEFAULT_REMOTE_HOST, port }
+  return { host: OUTSIDE[placement].defaultHost, port: record.defaultPort + OUTSIDE[placement].portOffset }
 }
 
-/** Service processes on loopback listen 10 above the in-runtime listeners (3111 … 3114). */
-export const PROCESS_PORT_OFFSET = 10
-/** The remote namespace's address in the harness's first /30 (bench/lib/netns.js). */
-export const DEFAULT_REMOTE_HOST = '10.213.0.2'
+/**
+ * The variable that tells the entry where a service outside the runtime listens.
+ * @param {string} service
+ * @param {'process' | 'remote'} placement
+ */
+export function addressEnvOf (service, placement) {
+  return `${service.toUpperCase()}_${placement.toUpperCase()}_ADDR`
+}
 
 /**
  * `host:port` (a hostname, an IPv4 address or a bracketed IPv6 address).

@@ -72,7 +72,9 @@ const BUILT_IN = [
   { name: 'ipc', description: "HTTP over Watt's mesh (MessagePort between worker threads)", crossesThreads: true, http: true },
   { name: 'tcp', description: 'HTTP over loopback TCP to the same worker, through a keep-alive pool per service', crossesThreads: true, http: true },
   { name: 'rpc', description: 'Watt messaging: structured-clone RPC over a persistent MessagePort, no HTTP', crossesThreads: true, http: false },
-  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false }
+  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false },
+  { name: 'tcp-process', description: 'HTTP over loopback TCP to the same service code run as its own Node process, through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'service-processes' },
+  { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' }
 ]
 
 /** The transport every ratio is taken against (the classic microservice call). */
@@ -85,7 +87,38 @@ export const BASELINE_TRANSPORT = 'tcp'
  * @typedef {{ description: string, check: (env: NodeJS.ProcessEnv) => string | null }} Requirement
  * @type {Record<string, Requirement>}
  */
-export const REQUIREMENTS = {}
+export const REQUIREMENTS = {
+  'service-processes': {
+    description: 'the four services, each its own Node process on loopback (the bench starts and stops them)',
+    check: (env) => outsideAddressesMissing(env, 'process', 'the service processes are not running (the bench starts them for --transports tcp-process)')
+  },
+  'remote-host': {
+    description: 'the four services on another host: a network namespace the bench makes (root, iproute2), or --service-host',
+    check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)')
+  }
+}
+
+/**
+ * Where the transports that leave the runtime find the services by default: as
+ * processes 10 ports above the in-runtime listeners, on the remote host on the
+ * same ports at the first address the harness gives its namespace. The entry is
+ * told the real addresses through <SERVICE>_PROCESS_ADDR / <SERVICE>_REMOTE_ADDR.
+ */
+export const OUTSIDE = Object.freeze({
+  process: Object.freeze({ defaultHost: HOST, portOffset: 10 }),
+  remote: Object.freeze({ defaultHost: '10.213.0.2', portOffset: 0 })
+})
+
+/**
+ * null when every service's address for `placement` is set, else why not.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {'process' | 'remote'} placement
+ * @param {string} reason
+ */
+function outsideAddressesMissing (env, placement, reason) {
+  const missing = SERVICES.map((s) => `${s.name.toUpperCase()}_${placement.toUpperCase()}_ADDR`).filter((name) => !env[name])
+  return missing.length === 0 ? null : `${reason}; ${missing.join(', ')} not set`
+}
 
 /**
  * Test-only hook: LAB_EXTRA_TRANSPORTS names a JSON file holding more transport
