@@ -24,15 +24,18 @@ export async function runTransportSuite ({ suite, flags, cases, out, onComplete 
   const outside = await startOutsideTargets(flags.transports, { rttMs, serviceHost: flags.serviceHost })
   try {
     const skipped = [...outside.skipped]
+    for (const { reason } of outside.skipped) process.stderr.write(`${reason}\n`)
+    if (outside.transports.length === 0) throw new UsageError(`nothing left to run: ${skipped.map((s) => s.reason).join('; ')}`)
     let runtime = await startRuntime({ env: outside.env })
     process.stderr.write(runtime.started ? `started the runtime (pid ${runtime.pid}) at ${runtime.url}\n` : `using the runtime already listening at ${runtime.url}\n`)
     if (!runtime.started && Object.keys(outside.env).length > 0) {
       // A runtime someone else started does not know where our targets listen.
       for (const transport of Object.keys(outside.about)) {
-        skipped.push({ transport, reason: `${transport} skipped: the runtime at ${runtime.url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)` })
+        const reason = `${transport} skipped: the runtime at ${runtime.url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)`
+        skipped.push({ transport, reason })
+        process.stderr.write(`${reason}\n`)
       }
     }
-    for (const { reason } of skipped) process.stderr.write(`${reason}\n`)
     const transports = flags.transports.filter((/** @type {string} */ t) => !skipped.some((s) => s.transport === t))
     if (transports.length === 0) {
       await runtime.stop()
