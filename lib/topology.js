@@ -81,20 +81,41 @@ const BUILT_IN = [
 export const BASELINE_TRANSPORT = 'tcp'
 
 /**
- * What a `requires` tag means: how to tell whether it is in place. A check
- * returns null when the transport can run here, otherwise why not. Transports
- * whose targets the harness must start (e.g. separate processes) add their tag here.
- * @typedef {{ description: string, check: (env: NodeJS.ProcessEnv) => string | null }} Requirement
- * @type {Record<string, Requirement>}
+ * What a `requires` tag means. `check(env)` returns null when the transport can run
+ * here, otherwise why not (e.g. no remote host configured). `start(env)`, when given,
+ * starts what the tag needs before the runtime (e.g. the services as separate
+ * processes) and returns the environment the runtime needs to reach it, and how to
+ * stop it; bench/lib/requirements.js calls it once per tag for the transports asked.
+ * Start processes with bench/lib/processes.js (spawnTracked, onCleanup) so Ctrl-C stops them too.
+ * Transports whose targets the harness must start or find add their tag here.
+ * `options` carries the bench's flags for it (e.g. rttMs, serviceHost). A start may
+ * also report transports it could not provide here (`skipped`, with the reason: the
+ * bench skips them and says so), what it started (`about`, for the report), its
+ * processes' CPU so far (`cpuSeconds`) and a way to change its network round trip.
+ * @typedef {object} StartedRequirement
+ * @property {Record<string, string>} [env]
+ * @property {() => Promise<void>} stop
+ * @property {{ transport: string, reason: string }[]} [skipped]
+ * @property {Record<string, any>} [about]
+ * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
+ * @property {(rttMs: number) => Promise<void>} [setRtt]
+ * @typedef {object} Requirement
+ * @property {string} description
+ * @property {(env: NodeJS.ProcessEnv) => string | null} check
+ * @property {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} [start]
  */
+/** @type {Record<string, Requirement>} */
 export const REQUIREMENTS = {
   'service-processes': {
     description: 'the four services, each its own Node process on loopback (the bench starts and stops them)',
-    check: (env) => outsideAddressesMissing(env, 'process', 'the service processes are not running (the bench starts them for --transports tcp-process)')
+    check: (env) => outsideAddressesMissing(env, 'process', 'the service processes are not running (the bench starts them for --transports tcp-process)'),
+    // Imported only when a bench starts it: the entry, which reads this file too, never spawns.
+    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startServiceProcessesRequirement(env, options)
   },
   'remote-host': {
     description: 'the four services on another host: a network namespace the bench makes (root, iproute2), or --service-host',
-    check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)')
+    check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)'),
+    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startRemoteHostRequirement(env, options)
   }
 }
 
@@ -182,12 +203,15 @@ export function requirementsOf (name) {
  * Whether transport `name` can run here, and if not, why.
  * @param {string} name
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {{ startable?: boolean }} [options]  startable: count requirements the harness
+ *   can start itself (those with `start`) as met: "could a bench run it", not "does it run now"
  * @returns {{ available: true } | { available: false, reason: string }}
  */
-export function availabilityOf (name, env = process.env) {
+export function availabilityOf (name, env = process.env, { startable = false } = {}) {
   for (const { tag } of requirementsOf(name)) {
     const requirement = REQUIREMENTS[tag]
     if (!requirement) return { available: false, reason: `${name} requires "${tag}", which no REQUIREMENTS entry in lib/topology.js describes` }
+    if (startable && requirement.start) continue
     const reason = requirement.check(env)
     if (reason !== null) return { available: false, reason: `${name}: ${reason}` }
   }
@@ -204,11 +228,11 @@ export function availableTransports (env = process.env) {
 
 /**
  * The transports the benches run when --transports is not given: registered,
- * not opted out, and available here.
+ * not opted out, and available here (or startable by the bench).
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function defaultBenchTransports (env = process.env) {
-  return TRANSPORTS.filter((t) => t.inDefaultBench !== false && availabilityOf(t.name, env).available).map((t) => t.name)
+  return TRANSPORTS.filter((t) => t.inDefaultBench !== false && availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
 }
 
 /**

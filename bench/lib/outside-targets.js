@@ -1,31 +1,26 @@
 // @ts-check
-// What the transports that leave the runtime need started before the runtime
-// (lib/topology.js `requires`): the service processes, the remote host. Starts
-// them, hands the runtime their addresses as environment, measures their CPU from
-// /proc, and stops them (also on Ctrl-C and failure). A requirement this machine
-// cannot meet skips its transports with the reason, never half-way.
+// The starts behind lib/topology.js's 'service-processes' and 'remote-host'
+// requirements (tcp-process, tcp-remote), called by bench/lib/requirements.js
+// before the runtime: they start the targets, hand the runtime their addresses
+// as environment, measure their CPU from /proc, and stop them (also on Ctrl-C
+// and failure). What this machine cannot make is skipped with the reason, never
+// half-way. And the checks of their flags (exit 2 before anything starts).
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { addressEnvOf, parseAddress } from '../../lib/ports.js'
-import { SERVICES, TRANSPORTS } from '../../lib/topology.js'
+import { SERVICES } from '../../lib/topology.js'
 import { UsageError } from './cli.js'
 import { namespaceSupport } from './netns.js'
 import { freePorts } from './ports.js'
 import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
 
-/** The `requires` tags this module starts (lib/topology.js REQUIREMENTS). */
-export const HARNESS_STARTS = ['service-processes', 'remote-host']
-
 /**
- * Whether the harness can provide `tag` on this machine (the default transports).
- * @param {string} tag
+ * Whether the harness can make a remote host on this machine (for the rtt sweep).
  */
-export function harnessCanStart (tag) {
-  if (tag === 'service-processes') return process.platform === 'linux'
-  if (tag === 'remote-host') return namespaceSupport().ok
-  return false
+export function remoteHostPossible () {
+  return namespaceSupport().ok
 }
 
 /**
@@ -70,103 +65,87 @@ function isLoopback (host) {
   return host === 'localhost' || host === '::1' || /^127\./.test(host)
 }
 
-/**
- * @typedef {object} OutsideTargets
- * @property {string[]} transports                              the requested transports that can run
- * @property {{ transport: string, reason: string }[]} skipped  and those that cannot, with why
- * @property {Record<string, string>} env                       for the runtime: where each target listens
- * @property {Record<string, any>} about                        per transport: what ran (emulation, RTT, namespace, pids)
- * @property {(transport: string) => { services: number | null, relay: number | null } | null} cpuSeconds  outside-runtime CPU so far
- * @property {(rttMs: number) => Promise<void>} setRtt
- * @property {() => Promise<void>} stop
- */
+/** @typedef {import('../../lib/topology.js').StartedRequirement} StartedRequirement */
 
 /**
- * Starts what the requested transports require.
- * @param {string[]} transports
- * @param {OutsideOptions} options
- * @returns {Promise<OutsideTargets>}
+ * @param {Record<string, number | null>} values  null as soon as one process is gone
  */
-export async function startOutsideTargets (transports, { rttMs, serviceHost }) {
-  const needs = (/** @type {string} */ tag) => transports.filter((name) => TRANSPORTS.find((t) => t.name === name)?.requires === tag)
-  /** @type {{ transport: string, reason: string }[]} */
-  const skipped = []
-  /** @type {Record<string, string>} */
-  const env = {}
-  /** @type {Record<string, any>} */
-  const about = {}
-  /** @type {Record<string, () => { services: number | null, relay: number | null }>} */
-  const cpu = {}
-  /** @type {(() => Promise<void>)[]} */
-  const stops = []
-  /** @type {(rttMs: number) => Promise<void>} */
-  let setRtt = async () => {}
-  const stop = async () => { for (const fn of stops.reverse()) await fn() }
-  /** @param {Record<string, number | null>} values  null as soon as one process is gone */
-  const sum = (values) => {
-    let total = 0
-    for (const value of Object.values(values)) {
-      if (value === null) return null
-      total += value
-    }
-    return total
+function sum (values) {
+  let total = 0
+  for (const value of Object.values(values)) {
+    if (value === null) return null
+    total += value
   }
+  return total
+}
 
-  try {
-    for (const transport of needs('service-processes')) {
-      const free = await freePorts(DOWNSTREAM_SERVICES.length)
-      const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
-      const started = await startServiceProcesses({ ports })
-      stops.push(started.stop)
-      for (const service of DOWNSTREAM_SERVICES) env[addressEnvOf(service, 'process')] = `127.0.0.1:${ports[service]}`
-      about[transport] = { placement: 'separate processes on loopback', pids: started.pids }
-      cpu[transport] = () => ({ services: sum(started.cpuSeconds()), relay: null })
-    }
-    for (const transport of needs('remote-host')) {
-      if (serviceHost !== undefined) {
-        const ports = Object.fromEntries(SERVICES.map((s) => [s.name, s.defaultPort]))
-        for (const service of DOWNSTREAM_SERVICES) {
-          await waitForHello(service, { host: serviceHost, port: ports[service] }, { timeoutMs: 10_000, isDead: () => false, output: () => '(on another host)' })
-          env[addressEnvOf(service, 'remote')] = `${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}:${ports[service]}`
-        }
-        about[transport] = { placement: `another host: ${serviceHost}`, emulation: 'none (a real network)', rttMs: null }
-        continue
-      }
-      const support = namespaceSupport()
-      if (!support.ok) {
-        skipped.push({ transport, reason: `${transport} skipped: it needs a network namespace, and ${support.reason}` })
-        continue
-      }
-      const ports = Object.fromEntries(SERVICES.map((s) => [s.name, s.defaultPort]))
-      const remote = await startRemoteHost({ rttMs, ports })
-      stops.push(remote.stop)
-      for (const service of DOWNSTREAM_SERVICES) env[addressEnvOf(service, 'remote')] = `${remote.addresses[service].host}:${remote.addresses[service].port}`
-      about[transport] = {
-        placement: `network namespace ${remote.namespace} behind a veth pair (${remote.hostAddress} ↔ ${remote.remoteAddress})`,
-        emulation: remote.emulation,
-        rttMs,
-        namespace: remote.namespace
-      }
-      setRtt = async (next) => {
-        if (remote.rttMs() === next) return
-        await remote.setRtt(next)
-      }
-      cpu[transport] = () => {
-        const { services, relay } = remote.cpuSeconds()
-        return { services: sum(services), relay }
-      }
-    }
-  } catch (err) {
-    await stop()
-    throw err
-  }
+/**
+ * lib/topology.js REQUIREMENTS['service-processes'].start: the four services as
+ * their own processes on free loopback ports.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[] }} options
+ * @returns {Promise<StartedRequirement>}
+ */
+export async function startServiceProcessesRequirement (env, { transports }) {
+  const free = await freePorts(DOWNSTREAM_SERVICES.length)
+  const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
+  const started = await startServiceProcesses({ ports })
   return {
-    transports: transports.filter((name) => !skipped.some((s) => s.transport === name)),
-    skipped,
-    env,
-    about,
-    cpuSeconds: (transport) => cpu[transport]?.() ?? null,
-    setRtt,
-    stop
+    env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'process'), `127.0.0.1:${ports[service]}`])),
+    about: Object.fromEntries(transports.map((t) => [t, { placement: 'separate processes on loopback', pids: started.pids }])),
+    cpuSeconds: (transport) => transports.includes(transport) ? { services: sum(started.cpuSeconds()), relay: null } : null,
+    stop: started.stop
+  }
+}
+
+/**
+ * lib/topology.js REQUIREMENTS['remote-host'].start: the four services on another
+ * host, either --service-host (checked to answer) or a network namespace with an
+ * emulated RTT; where namespaces cannot be made, its transports are skipped with
+ * the reason.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[], rttMs?: number, serviceHost?: string }} options
+ * @returns {Promise<StartedRequirement>}
+ */
+export async function startRemoteHostRequirement (env, { transports, rttMs = 0.25, serviceHost }) {
+  const ports = Object.fromEntries(SERVICES.map((s) => [s.name, s.defaultPort]))
+  if (serviceHost !== undefined) {
+    /** @type {Record<string, string>} */
+    const remoteEnv = {}
+    for (const service of DOWNSTREAM_SERVICES) {
+      await waitForHello(service, { host: serviceHost, port: ports[service] }, { timeoutMs: 10_000, isDead: () => false, output: () => '(on another host)' })
+      remoteEnv[addressEnvOf(service, 'remote')] = `${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}:${ports[service]}`
+    }
+    return {
+      env: remoteEnv,
+      about: Object.fromEntries(transports.map((t) => [t, { placement: `another host: ${serviceHost}`, emulation: 'none (a real network)', rttMs: null }])),
+      stop: async () => {}
+    }
+  }
+  const support = namespaceSupport()
+  if (!support.ok) {
+    return {
+      skipped: transports.map((transport) => ({ transport, reason: `${transport} skipped: it needs a network namespace, and ${support.reason}` })),
+      stop: async () => {}
+    }
+  }
+  const remote = await startRemoteHost({ rttMs, ports })
+  return {
+    env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'remote'), `${remote.addresses[service].host}:${remote.addresses[service].port}`])),
+    about: Object.fromEntries(transports.map((t) => [t, {
+      placement: `network namespace ${remote.namespace} behind a veth pair (${remote.hostAddress} ↔ ${remote.remoteAddress})`,
+      emulation: remote.emulation,
+      rttMs,
+      namespace: remote.namespace
+    }])),
+    cpuSeconds: (transport) => {
+      if (!transports.includes(transport)) return null
+      const { services, relay } = remote.cpuSeconds()
+      return { services: sum(services), relay }
+    },
+    setRtt: async (next) => {
+      if (remote.rttMs() !== next) await remote.setRtt(next)
+    },
+    stop: remote.stop
   }
 }

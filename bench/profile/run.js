@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
-import { checkOutsideFlags, startOutsideTargets } from '../lib/outside-targets.js'
+import { checkOutsideFlags } from '../lib/outside-targets.js'
+import { startRequirements } from '../lib/requirements.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { waitUntilSettled } from '../lib/settle.js'
 import { writeReport } from '../lib/report.js'
@@ -41,7 +42,7 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n)
  * @param {any} kase
  * @param {Record<string, any>} flags
  * @param {{ tick: (s: number) => void }} progress
- * @param {import('../lib/outside-targets.js').OutsideTargets} outside  service processes / remote host (not profiled: CPU from /proc)
+ * @param {Awaited<ReturnType<typeof startRequirements>>} outside  service processes / remote host (not profiled: CPU from /proc)
  */
 async function profileTransport (kase, flags, progress, outside) {
   const dir = join(PROJECT_ROOT, '.cache', 'profile', kase.transport)
@@ -107,10 +108,10 @@ async function main () {
   assertTransportsAvailable(flags.transports)
   await checkOutsideFlags({ rttMs: flags.rttMs, serviceHost: flags.serviceHost })
   const out = flags.out ?? defaultResultPath('profile')
-  const outside = await startOutsideTargets(flags.transports, { rttMs: flags.rttMs, serviceHost: flags.serviceHost })
+  const outside = await startRequirements(flags.transports, process.env, { rttMs: flags.rttMs, serviceHost: flags.serviceHost })
   try {
     for (const { reason } of outside.skipped) process.stderr.write(`${reason}\n`)
-    const transports = outside.transports
+    const transports = flags.transports.filter((/** @type {string} */ t) => !outside.skipped.some((s) => s.transport === t))
     if (transports.length === 0) throw new UsageError(`nothing left to run: ${outside.skipped.map((s) => s.reason).join('; ')}`)
     const cases = transports.map((/** @type {string} */ transport) => ({
       target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size

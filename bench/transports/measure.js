@@ -12,7 +12,8 @@ import { entryUrl, expectedEntryBody } from './expected.js'
  * @param {Record<string, any>} flags  warmup and duration, in seconds
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
- * @param {import('../lib/outside-targets.js').OutsideTargets} [outside]  targets outside the runtime, for their RTT and CPU
+ * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null }} [outside]
+ *   what was started outside the runtime (bench/lib/requirements.js), for its RTT and CPU
  */
 export async function measureTransport (kase, flags, runtime, progress, outside) {
   if (kase.rttMs !== undefined && outside) await outside.setRtt(kase.rttMs)

@@ -1,9 +1,8 @@
 // @ts-check
 // Load profiles of the transport comparison, and the --transports flag every
 // transport suite shares (choices and default come from lib/topology.js).
-import { availabilityOf, TRANSPORT_NAMES, TRANSPORTS as RECORDS } from '../../lib/topology.js'
+import { availabilityOf, defaultBenchTransports, TRANSPORT_NAMES } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
-import { HARNESS_STARTS } from '../lib/outside-targets.js'
 
 export const PROFILES = {
   // the original write-up's load: many connections, pipelined
@@ -21,10 +20,9 @@ export const TRANSPORTS = TRANSPORT_NAMES
  * @returns {import('../lib/cli.js').FlagSpec}
  */
 export function transportsFlag () {
-  // What the harness starts itself is in by default; where this machine cannot make
-  // it (no root for a namespace, say), the run skips it and says why.
-  const defaults = RECORDS.filter((t) => t.inDefaultBench !== false && (availabilityOf(t.name).available || (t.requires && HARNESS_STARTS.includes(t.requires)))).map((t) => t.name)
-  return { type: 'list', default: defaults, choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; tcp-process and tcp-remote are started by the bench, and skipped with the reason where they cannot be)' }
+  // What the bench starts itself is in by default; where this machine cannot make it
+  // (no root for a namespace, say), the run skips it and says why.
+  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; tcp-process and tcp-remote are started by the bench, and skipped with the reason where they cannot be)' }
 }
 
 /**
@@ -37,16 +35,15 @@ export const OUTSIDE_FLAGS = {
 }
 
 /**
- * Refuses, before anything starts, transports that cannot run here, saying why.
+ * Refuses, before anything starts, transports that cannot run here, saying why
+ * (what the bench starts itself, lib/topology.js REQUIREMENTS with `start`, is fine).
  * @param {string[]} names
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function assertTransportsAvailable (names, env = process.env) {
   const reasons = names.flatMap((name) => {
-    const availability = availabilityOf(name, env)
-    // What the harness starts itself is checked when it starts it (and skipped with the reason).
-    const tag = RECORDS.find((t) => t.name === name)?.requires
-    return availability.available || (tag && HARNESS_STARTS.includes(tag)) ? [] : [availability.reason]
+    const availability = availabilityOf(name, env, { startable: true })
+    return availability.available ? [] : [availability.reason]
   })
   if (reasons.length) throw new UsageError(`cannot run here: ${reasons.join('; ')}`)
 }

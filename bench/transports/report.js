@@ -3,7 +3,7 @@
 import { barChart } from '../lib/report.js'
 import { spread } from '../lib/stats.js'
 import { fmt } from '../lib/suite.js'
-import { APPLICATIONS as APPS } from '../../lib/topology.js'
+import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { distanceSection } from './distance.js'
 
 /** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
@@ -39,7 +39,7 @@ export function transportReport (result) {
       if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '']
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
-      const ratioToTcp = entry.ratioTo_tcp
+      const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
       return [
         target,
         fmt(r.median),
@@ -58,9 +58,9 @@ export function transportReport (result) {
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against tcp measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', '× tcp', 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', `× ${BASELINE_TRANSPORT}`, 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
         rows
       },
       charts: [
