@@ -2,7 +2,8 @@
 // fan one request out to `fanout` of the downstream services over that transport,
 // verify every answer, report.
 import type { FastifyInstance } from 'fastify'
-import { DEFAULT_SIZE, DOWNSTREAM_SERVICES, MAX_DELAY_MS, MAX_SIZE } from '../../../lib/contract.js'
+import { DOWNSTREAM_SERVICES, MAX_DELAY_MS } from '../../../lib/contract.js'
+import { PARAMETERS } from '../../../lib/routes-index.js'
 import { errorBody } from '../../../lib/http-errors.js'
 import { fanOut } from '../lib/fan-out.ts'
 import { readSettings } from '../lib/settings.ts'
@@ -21,8 +22,9 @@ const SERVICE_PATTERN = DOWNSTREAM_SERVICES.join('|')
 const querystring = {
   type: 'object',
   properties: {
-    size: { type: 'integer', minimum: 0, maximum: MAX_SIZE, default: DEFAULT_SIZE },
-    fanout: { type: 'integer', minimum: 1, maximum: DOWNSTREAM_SERVICES.length, default: DOWNSTREAM_SERVICES.length },
+    // the bounds GET / and the start block advertise
+    size: { type: 'integer', minimum: PARAMETERS.size.minimum, maximum: PARAMETERS.size.maximum, default: PARAMETERS.size.default },
+    fanout: { type: 'integer', minimum: PARAMETERS.fanout.minimum, maximum: PARAMETERS.fanout.maximum, default: PARAMETERS.fanout.default },
     // Fault injection for tests and the reliability suite: `<service>:corrupt` or `<service>:delay:<ms>`.
     fault: { type: 'string', pattern: `^(${SERVICE_PATTERN}):(corrupt|delay:[0-9]{1,5})$` }
   }
