@@ -4,14 +4,17 @@
 // with the contract's, one run per transport; a JSON summary on stdout and a
 // non-zero exit when any run failed. The benches themselves target 127.0.0.1
 // only; this is the one place a remote entry is allowed, because it is named.
-//   node bench/remote/load-job.js --entry http://watt-lab-entry:3043 --transports tcp,tcp-remote,direct
+//   node bench/remote/load-job.js --entry http://watt-lab-entry:3043 --transports tcp-remote,direct
+import { TRANSPORTS } from '../../lib/topology.js'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
 
 const FLAGS = /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */ ({
   entry: { type: 'string', help: 'the entry base URL, e.g. http://watt-lab-entry:3043 (required)' },
-  transports: { type: 'list', default: ['tcp', 'tcp-remote', 'ipc', 'rpc', 'direct'], help: 'transports, one run each' },
+  // From another pod the entry's runtime reaches what runs in it and the remote services:
+  // every registered transport but those whose targets are separate processes beside it.
+  transports: { type: 'list', default: TRANSPORTS.filter((t) => t.requires !== 'service-processes').map((t) => t.name), help: 'transports, one run each' },
   duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds per run' },
   warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   connections: { type: 'integer', default: 10, min: 1, max: 10_000, help: 'connections' },

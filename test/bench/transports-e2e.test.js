@@ -10,12 +10,14 @@ import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 import { transportsFlag } from '../../bench/transports/profiles.js'
 
 const run = promisify(execFile)
+// The default transports include tcp-process and tcp-remote, started by the bench: room on a loaded box.
+t.setTimeout(360_000)
 const root = join(import.meta.dirname, '..', '..')
 
 async function bench (args, env) {
   const ports = runtimeEnv(await privatePorts())
   try {
-    const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 150_000 })
+    const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
     return { code: 0, stdout, ports }
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }

@@ -19,6 +19,10 @@ import { startRuntime } from '../../bench/lib/runtime.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 import { tcpPortOf } from '../../lib/ports.js'
 
+// Every step waits for a condition, never a fixed time; on a loaded 2-core box the
+// processes and runtimes it starts can take minutes, so the file gets room.
+t.setTimeout(360_000)
+
 const root = new URL('../../', import.meta.url).pathname
 const read = (path) => readFileSync(root + path, 'utf8')
 const MODELS = { Deployment, Service, Job }
@@ -128,11 +132,20 @@ t.test("the service container's command serves the contract, and refuses an unkn
   t.match(bad.output(), /SERVICE must be one of fastify2, node3, type1, type4/)
 })
 
+t.test("the runtime container's config is watt.json but for where the entry listens", async (t) => {
+  const local = JSON.parse(read('watt.json'))
+  const container = JSON.parse(read('deploy/watt.container.json'))
+  t.equal(container.server.hostname, '{ENTRY_HOSTNAME}')
+  t.equal(container.autoload.path, '../web', 'the same apps, from deploy/')
+  t.same({ ...container, server: { ...container.server, hostname: local.server.hostname }, autoload: local.autoload }, local)
+})
+
 t.test("the runtime container's config starts, and the load Job's command verifies a run against it", async (t) => {
   const [port, metrics, ...service] = await freePorts(6)
   const env = { PORT: String(port), PLT_METRICS_PORT: String(metrics), ENTRY_HOSTNAME: '127.0.0.1' }
   DOWNSTREAM_SERVICES.forEach((name, i) => { env[`${name.toUpperCase()}_PORT`] = String(service[i]) })
-  const runtime = await startRuntime({ env, reuse: false, configFile: 'deploy/watt.container.json', readyPaths: ['/tsfastify/direct', '/tsfastify/tcp'] })
+  // Generous: Watt's start on a loaded 2-core box can take a minute.
+  const runtime = await startRuntime({ env, reuse: false, configFile: 'deploy/watt.container.json', readyPaths: ['/tsfastify/direct', '/tsfastify/tcp'], readyTimeoutMs: 150_000 })
   t.teardown(() => runtime.stop())
   const job = spawnTracked(process.execPath, [root + 'bench/remote/load-job.js', '--entry', runtime.url, '--transports', 'direct', '--duration', '1', '--warmup', '0', '--connections', '2'])
   let json = ''

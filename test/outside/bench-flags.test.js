@@ -7,6 +7,10 @@ import t from 'tap'
 import { isListening } from '../../bench/lib/ports.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 
+// Every step waits for a condition, never a fixed time; on a loaded 2-core box the
+// processes and runtimes it starts can take minutes, so the file gets room.
+t.setTimeout(360_000)
+
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
 const RUN = join(root, 'bench', 'transports', 'run.js')

@@ -12,6 +12,10 @@ import { spawnTracked } from '../../bench/lib/processes.js'
 import { startRemoteHost } from '../../bench/lib/remote-host.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 
+// Every step waits for a condition, never a fixed time; on a loaded 2-core box the
+// processes and runtimes it starts can take minutes, so the file gets room.
+t.setTimeout(360_000)
+
 const HOLDER = new URL('../helpers/outside-holder.js', import.meta.url).pathname
 
 t.test('the reasons given when namespaces cannot be made', async (t) => {

@@ -9,6 +9,10 @@ import { spawnTracked } from '../../bench/lib/processes.js'
 import { startServiceProcesses, serviceEntryFile } from '../../bench/lib/service-processes.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 
+// Every step waits for a condition, never a fixed time; on a loaded 2-core box the
+// processes and runtimes it starts can take minutes, so the file gets room.
+t.setTimeout(360_000)
+
 const HOLDER = new URL('../helpers/outside-holder.js', import.meta.url).pathname
 
 function alive (pid) {
