@@ -32,7 +32,9 @@ export async function runTransportSuite ({ suite, flags, cases, out, onComplete 
     if (flags.transports.every((/** @type {string} */ t) => skipped.some((s) => s.transport === t))) {
       throw new UsageError(`nothing left to run: ${skipped.map((s) => s.reason).join('; ')}`)
     }
-    const runtime = await startRuntime({ env: needs.env })
+    // Room for a loaded 2-core box: with the service processes and the namespace up beside
+    // it, Watt's five workers were seen taking over a minute to answer under load.
+    const runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000 })
     process.stderr.write(runtime.started ? `started the runtime (pid ${runtime.pid}) at ${runtime.url}\n` : `using the runtime already listening at ${runtime.url}\n`)
     try {
       if (!runtime.started && Object.keys(needs.env).length > 0) {
