@@ -3,6 +3,7 @@
 // (mesh and TCP reach this same function) and a `hello` messaging handler for RPC.
 import { createServer } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { serveHttpPortInWatt } from '@watt-lab/channel/http'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
 import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
 import { serviceBindHost, tcpPortOf } from './ports.js'
@@ -94,6 +95,7 @@ export function serveHello (service) {
   const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
   answerProtocolErrorsWithJson(server, { clientErrors: true })
   server.listen({ port: tcpPortOf(service), host: serviceBindHost() })
+  serveHttpPortInWatt(server) // the http-port transport: same server, connections over a MessagePort
   handleHelloMessages(service)
   closeOnStop(() => {
     server.close()

@@ -4,7 +4,7 @@
 // wiring (selectors, ports, env, images), the Dockerfile's syntax
 // (dockerfile-utils) and that everything it copies or runs exists, and the
 // containers' commands themselves, run here on loopback.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { validate as validateDockerfile } from 'dockerfile-utils'
@@ -108,6 +108,13 @@ t.test('the Dockerfile parses, has both targets, and copies and runs files that 
     for (const file of files) t.ok(existsSync(root + file), `CMD's ${file} exists`)
   }
   t.ok(ignored.includes('node_modules') && ignored.includes('results'), 'no local installs or results in the build context')
+  // npm ci needs every workspace's manifest (root package.json "workspaces") before it runs.
+  const workspaces = JSON.parse(read('package.json')).workspaces.flatMap((pattern) => {
+    const base = pattern.replace(/\/\*$/, '')
+    return readdirSync(root + base).filter((dir) => existsSync(`${root}${base}/${dir}/package.json`)).map((dir) => `${base}/${dir}`)
+  })
+  const beforeInstall = dockerfile.slice(0, dockerfile.indexOf('RUN npm ci'))
+  for (const dir of workspaces) t.match(beforeInstall, `COPY ${dir}/package.json ${dir}/package.json`, `workspace ${dir} is installed`)
 })
 
 t.test("the service container's command serves the contract, and refuses an unknown SERVICE", async (t) => {
