@@ -298,6 +298,7 @@ export class ChannelClient {
   #settle (entry) {
     if (!this.#pending.delete(entry.id)) return null
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort)
+    if (this.#pending.size === 0) this.#deadlines.stop() // an idle client holds no timer (and no event loop)
     return entry
   }
 
