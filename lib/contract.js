@@ -2,13 +2,14 @@
 // The one contract every downstream service serves and every caller verifies.
 // Bodies are built here, once, so the four services and the `direct` floor send
 // byte-identical answers and verification can be a plain byte comparison.
+import { SERVICES } from './topology.js'
 
-export const DOWNSTREAM_SERVICES = /** @type {const} */ (['fastify2', 'node3', 'type1', 'type4'])
+/** The downstream services' names, in fan-out order (from lib/topology.js). */
+export const DOWNSTREAM_SERVICES = Object.freeze(SERVICES.map((service) => service.name))
 export const MAX_SIZE = 1024 * 1024
 export const DEFAULT_SIZE = 64
 export const MAX_DELAY_MS = 30_000
 
-/** @typedef {typeof DOWNSTREAM_SERVICES[number]} ServiceName */
 /** @typedef {{ service: string, size: number, pad: string }} Hello */
 /**
  * Fault injection, bounded so nobody can turn a service into a resource sink.

@@ -1,31 +1,39 @@
 // @ts-check
-// Every listener's port, in one place, overridable by environment so a test
-// runtime can run beside a user's `npm start`.
+// Every listener's port, overridable by environment so a test runtime can run
+// beside a user's `npm start`. The defaults and variable names live in
+// lib/topology.js; this module only reads them.
+import { ENTRY, HOST, METRICS, SERVICES } from './topology.js'
 
-/** Default loopback ports of the downstream services' own TCP listeners. */
-const DEFAULT_TCP_PORTS = { fastify2: 3101, node3: 3102, type1: 3103, type4: 3104 }
-
-export const HOST = '127.0.0.1'
+export { HOST }
 
 /**
  * @param {string} service
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function tcpPortOf (service, env = process.env) {
-  const fallback = DEFAULT_TCP_PORTS[/** @type {keyof typeof DEFAULT_TCP_PORTS} */ (service)]
-  if (fallback === undefined) throw new Error(`unknown service ${service}`)
-  const raw = env[`${service.toUpperCase()}_PORT`]
-  return raw ? portNumber(raw, `${service.toUpperCase()}_PORT`) : fallback
+  const record = SERVICES.find((s) => s.name === service)
+  if (record === undefined) throw new Error(`unknown service ${service}`)
+  return portFrom(env, record.portEnv, record.defaultPort)
 }
 
 /** @param {NodeJS.ProcessEnv} [env] */
 export function entryPort (env = process.env) {
-  return env.PORT ? portNumber(env.PORT, 'PORT') : 3043
+  return portFrom(env, ENTRY.portEnv, ENTRY.defaultPort)
 }
 
 /** @param {NodeJS.ProcessEnv} [env] */
 export function metricsPort (env = process.env) {
-  return env.PLT_METRICS_PORT ? portNumber(env.PLT_METRICS_PORT, 'PLT_METRICS_PORT') : 9090
+  return portFrom(env, METRICS.portEnv, METRICS.defaultPort)
+}
+
+/**
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} name
+ * @param {number} fallback
+ */
+function portFrom (env, name, fallback) {
+  const raw = env[name]
+  return raw ? portNumber(raw, name) : fallback
 }
 
 /**

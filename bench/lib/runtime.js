@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
 import { entryPort, metricsPort } from '../../lib/ports.js'
+import { readyPaths } from '../../lib/topology.js'
 import { spawnTracked, stopChild } from './processes.js'
 import { isListening } from './ports.js'
 
@@ -19,7 +20,6 @@ const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/p
 export const PROJECT_NODE = existsSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'node'))
   ? join(PROJECT_ROOT, 'node_modules', '.bin', 'node')
   : process.execPath
-const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsfastify/direct']
 
 /**
  * @typedef {object} Runtime
@@ -35,11 +35,12 @@ const READY_PATHS = ['/tsfastify/ipc', '/tsfastify/tcp', '/tsfastify/rpc', '/tsf
  * Starts the runtime unless one already answers on the entry port.
  * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string, readyPaths?: string[] }} [options]
  *   configFile: another runtime config (e.g. one generated for profiling), relative to the project root
- *   readyPaths: the routes that prove that config ready (default: the four transport routes)
+ *   readyPaths: the routes that prove that config ready (default: every transport route available here)
  * @returns {Promise<Runtime>}
  */
-export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json', readyPaths = READY_PATHS } = {}) {
+export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json', readyPaths: paths } = {}) {
   const fullEnv = { ...process.env, ...env }
+  const readyPaths = paths ?? defaultReadyPaths(fullEnv)
   const port = entryPort(fullEnv)
   const url = `http://127.0.0.1:${port}`
   const metricsUrl = `http://127.0.0.1:${metricsPort(fullEnv)}`
@@ -81,7 +82,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse =
  * @param {string} url
  * @param {{ timeoutMs?: number, isDead?: () => boolean, paths?: string[] }} [options]
  */
-export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => false, paths = READY_PATHS } = {}) {
+export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => false, paths = defaultReadyPaths() } = {}) {
   const deadline = Date.now() + timeoutMs
   let last = 'no answer yet'
   while (Date.now() < deadline) {
@@ -92,6 +93,14 @@ export async function waitForReady (url, { timeoutMs = 60_000, isDead = () => fa
     await sleep(200)
   }
   throw new Error(`the runtime at ${url} was not ready within ${timeoutMs} ms (${last})`)
+}
+
+/**
+ * One route per transport available in this environment (lib/topology.js).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function defaultReadyPaths (env = process.env) {
+  return readyPaths(env)
 }
 
 /** @param {string} url */

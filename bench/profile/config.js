@@ -3,9 +3,10 @@
 // preload (bench/profile/preload.js) in every application. watt.json is untouched.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { APPLICATIONS } from '../../lib/topology.js'
 import { PROJECT_ROOT } from '../lib/runtime.js'
 
-export const APPLICATIONS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
+export { APPLICATIONS }
 
 /**
  * @param {string} dir  folder for the config (inside the project, under .cache)

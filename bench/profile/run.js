@@ -8,14 +8,15 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
 import { parseFlags, runMain } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
-import { freePorts } from '../lib/ports.js'
+import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
+import { startRequirements } from '../lib/requirements.js'
 import { waitUntilSettled } from '../lib/settle.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath } from '../lib/results.js'
 import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
 import { runSuite } from '../lib/suite.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
-import { TRANSPORTS } from '../transports/profiles.js'
+import { assertTransportsAvailable, transportsFlag } from '../transports/profiles.js'
 import { APPLICATIONS, writeProfilingConfig } from './config.js'
 import { selfTimeInWindow } from './cpuprofile.js'
 import { profileReport } from './report.js'
@@ -26,7 +27,7 @@ const FLAGS = {
   warmup: { type: 'integer', default: 3, min: 0, max: 60, help: 'seconds of unprofiled load first' },
   connections: { type: 'integer', default: 10, min: 1, max: 1000, help: 'client connections' },
   pipelining: { type: 'integer', default: 1, min: 1, max: 100, help: 'pipelining' },
-  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
+  transports: transportsFlag(),
   fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
   size: { type: 'integer', default: 64, min: 0, max: 1048576, help: 'payload bytes per downstream' },
   out: { type: 'string', help: 'result JSON path (default results/profile-<time>.json)' },
@@ -46,12 +47,18 @@ async function profileTransport (kase, flags, progress) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(profiles, { recursive: true })
   const configFile = writeProfilingConfig(join(dir, 'config'))
-  const [PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT] = (await freePorts(6)).map(String)
-  const runtime = await startRuntime({
-    configFile,
-    reuse: false,
-    env: { LAB_PROFILE_DIR: profiles, PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
-  })
+  const needs = await startRequirements([kase.transport]) // what it needs outside the runtime (lib/topology.js)
+  let runtime
+  try {
+    runtime = await startRuntime({
+      configFile,
+      reuse: false,
+      env: runtimeEnv(await privatePorts(), { ...needs.env, LAB_PROFILE_DIR: profiles })
+    })
+  } catch (err) {
+    await needs.stop()
+    throw err
+  }
   try {
     const load = {
       url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
@@ -88,6 +95,7 @@ async function profileTransport (kase, flags, progress) {
     return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads } }
   } finally {
     await runtime.stop()
+    await needs.stop()
   }
 }
 
@@ -96,6 +104,7 @@ async function main () {
     command: 'node bench/profile/run.js',
     description: 'CPU profile of every Watt worker per transport: µs per downstream call by category. The profiler adds overhead: compare transports with each other, not with bench figures.'
   })
+  assertTransportsAvailable(flags.transports)
   const out = flags.out ?? defaultResultPath('profile')
   const cases = flags.transports.map((/** @type {string} */ transport) => ({
     target: transport, transport, profile: 'profiled', connections: flags.connections, pipelining: flags.pipelining, fanout: flags.fanout, size: flags.size

@@ -3,7 +3,7 @@
 // our back (Watt's own restart counter), every transport answering.
 import { request } from 'undici'
 import { waitUntilSettled as settleOn } from '../lib/settle.js'
-import { TRANSPORTS } from '../transports/profiles.js'
+import { readyPaths } from '../../lib/topology.js'
 
 /** @param {number} pid */
 export function isAlive (pid) {
@@ -54,8 +54,9 @@ export async function statusOf (url, timeoutMs = 5000) {
  * @param {string} baseUrl
  */
 export async function transportStatuses (baseUrl) {
-  const statuses = await Promise.all(TRANSPORTS.map((transport) => statusOf(`${baseUrl}/tsfastify/${transport}`)))
-  return Object.fromEntries(TRANSPORTS.map((transport, i) => [transport, statuses[i]]))
+  const routes = readyPaths()
+  const statuses = await Promise.all(routes.map((route) => statusOf(`${baseUrl}${route}`)))
+  return Object.fromEntries(routes.map((route, i) => [route.slice(route.lastIndexOf('/') + 1), statuses[i]]))
 }
 
 /**

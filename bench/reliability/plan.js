@@ -2,7 +2,7 @@
 // The reliability check's flags, the quick forms (what the tests and CI run),
 // and the scenario cases they expand to.
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { TRANSPORTS } from '../transports/profiles.js'
+import { availableTransports } from '../../lib/topology.js'
 import { FAULT_NAMES } from './faults/kinds.js'
 import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
@@ -56,7 +56,7 @@ export function resolveSettings (flags) {
 export function casesFrom (settings) {
   const wanted = new Set(settings.scenarios)
   const cases = []
-  if (wanted.has('load')) for (const transport of TRANSPORTS) cases.push({ profile: 'load', target: transport, transport })
+  if (wanted.has('load')) for (const transport of availableTransports()) cases.push({ profile: 'load', target: transport, transport })
   if (wanted.has('leaks')) cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs` })
   if (wanted.has('fuzz')) cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests` })
   if (wanted.has('faults')) for (const kind of settings.faults) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })

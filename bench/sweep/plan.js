@@ -1,7 +1,7 @@
 // @ts-check
 // The sweep: one dimension at a time around a base point, every transport at
 // every value. Sizes straddle the mesh's 32 KiB single-message step.
-import { TRANSPORTS } from '../transports/profiles.js'
+import { transportsFlag } from '../transports/profiles.js'
 
 export const BASE = { size: 1024, fanout: 4, connections: 10, pipelining: 1 }
 
@@ -17,7 +17,7 @@ export const FLAGS = {
   warmup: { type: 'integer', default: 2, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   rounds: { type: 'integer', default: 1, min: 1, max: 20, help: 'interleaved rounds' },
   dimensions: { type: 'list', default: Object.keys(DIMENSIONS), choices: Object.keys(DIMENSIONS), help: 'what to vary' },
-  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
+  transports: transportsFlag(),
   out: { type: 'string', help: 'result JSON path (default results/sweep-<time>.json)' },
   report: { type: 'string', default: 'results/sweep', help: 'write <path>.md and <path>.html' },
   'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },

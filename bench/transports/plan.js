@@ -2,7 +2,7 @@
 // The transport comparison's flags and the cases they expand to.
 import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../lib/contract.js'
 import { UsageError } from '../lib/cli.js'
-import { PROFILES, TRANSPORTS } from './profiles.js'
+import { assertTransportsAvailable, PROFILES, transportsFlag } from './profiles.js'
 
 const FAULT = new RegExp(`^(${DOWNSTREAM_SERVICES.join('|')}):(corrupt|delay:[0-9]{1,5})$`)
 
@@ -14,7 +14,7 @@ export const FLAGS = {
   connections: { type: 'integer', min: 1, max: 10_000, help: 'override the profiles\' connections (one custom profile)' },
   pipelining: { type: 'integer', min: 1, max: 100, help: 'override the profiles\' pipelining (one custom profile)' },
   rounds: { type: 'integer', default: 1, min: 1, max: 50, help: 'interleaved rounds (A B C A B C …)' },
-  transports: { type: 'list', default: [...TRANSPORTS], choices: TRANSPORTS, help: 'which transports' },
+  transports: transportsFlag(),
   fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
   size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
   out: { type: 'string', help: 'result JSON path (default results/transports-<time>.json)' },
@@ -32,6 +32,7 @@ export function casesFrom (flags) {
   if (flags.fault !== undefined && !FAULT.test(flags.fault)) {
     throw new UsageError(`--fault must look like node3:corrupt or type1:delay:200, got ${JSON.stringify(flags.fault)}`)
   }
+  assertTransportsAvailable(flags.transports)
   const profiles = (flags.connections || flags.pipelining)
     ? [{ name: 'custom', connections: flags.connections ?? PROFILES.seed.connections, pipelining: flags.pipelining ?? 1 }]
     : flags.profiles.map((/** @type {keyof typeof PROFILES} */ name) => ({ name, ...PROFILES[name] }))

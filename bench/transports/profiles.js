@@ -1,9 +1,38 @@
 // @ts-check
-// Load profiles of the transport comparison.
+// Load profiles of the transport comparison, and the --transports flag every
+// transport suite shares (choices and default come from lib/topology.js).
+import { availabilityOf, defaultBenchTransports, TRANSPORT_NAMES } from '../../lib/topology.js'
+import { UsageError } from '../lib/cli.js'
+
 export const PROFILES = {
   // the original write-up's load: many connections, pipelined
   seed: { connections: 100, pipelining: 10 },
   // closer to a service's real traffic: few connections, one request at a time
   latency: { connections: 10, pipelining: 1 }
 }
-export const TRANSPORTS = /** @type {const} */ (['ipc', 'tcp', 'rpc', 'direct'])
+
+/** Every registered transport's name, in registry order. */
+export const TRANSPORTS = TRANSPORT_NAMES
+
+/**
+ * The --transports flag: any registered transport; by default those in the default
+ * bench that can run here.
+ * @returns {import('../lib/cli.js').FlagSpec}
+ */
+export function transportsFlag () {
+  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js)' }
+}
+
+/**
+ * Refuses, before anything starts, transports that cannot run here, saying why
+ * (what the bench starts itself, lib/topology.js REQUIREMENTS with `start`, is fine).
+ * @param {string[]} names
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function assertTransportsAvailable (names, env = process.env) {
+  const reasons = names.flatMap((name) => {
+    const availability = availabilityOf(name, env, { startable: true })
+    return availability.available ? [] : [availability.reason]
+  })
+  if (reasons.length) throw new UsageError(`cannot run here: ${reasons.join('; ')}`)
+}

@@ -3,8 +3,7 @@
 import { barChart } from '../lib/report.js'
 import { spread } from '../lib/stats.js'
 import { fmt } from '../lib/suite.js'
-
-const APPS = ['tsfastify', 'fastify2', 'node3', 'type1', 'type4']
+import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 
 /** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
 function median (runs, pick) {
@@ -39,7 +38,7 @@ export function transportReport (result) {
       if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '']
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
-      const ratioToTcp = entry.ratioTo_tcp
+      const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
       return [
         target,
         fmt(r.median),
@@ -58,9 +57,9 @@ export function transportReport (result) {
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against tcp measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', '× tcp', 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', `× ${BASELINE_TRANSPORT}`, 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
         rows
       },
       charts: [
@@ -125,7 +124,7 @@ export function transportReport (result) {
   })
 
   return {
-    title: 'Watt transports: ipc vs tcp vs rpc vs direct',
+    title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
     intro: `${result.failed ? '**This result contains failed runs; failed transports are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }

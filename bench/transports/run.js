@@ -1,8 +1,9 @@
 // @ts-check
-// The transport comparison: fan-out over ipc, tcp, rpc and direct under the same
-// load, every response verified, rounds interleaved, resources per call.
-//   npm run bench:ipc | bench:tcp | bench:rpc | bench:direct   one transport, the seed profile
-//   npm run bench                                              all transports, seed + latency, 3 rounds, report
+// The transport comparison: fan-out over every transport registered in
+// lib/topology.js under the same load, every response verified, rounds
+// interleaved, resources per call.
+//   npm run bench:<transport>   one transport, the seed profile
+//   npm run bench               the default transports, seed + latency, 3 rounds, report
 import { parseFlags, runMain } from '../lib/cli.js'
 import { writeReport } from '../lib/report.js'
 import { defaultResultPath, writeResult } from '../lib/results.js'

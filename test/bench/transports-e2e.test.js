@@ -5,14 +5,15 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { freePorts, isListening } from '../../bench/lib/ports.js'
+import { isListening } from '../../bench/lib/ports.js'
+import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
+import { defaultBenchTransports } from '../../lib/topology.js'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
 
 async function bench (args, env) {
-  const [PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT] = (await freePorts(6)).map(String)
-  const ports = { PORT, PLT_METRICS_PORT, FASTIFY2_PORT, NODE3_PORT, TYPE1_PORT, TYPE4_PORT }
+  const ports = runtimeEnv(await privatePorts())
   try {
     const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 150_000 })
     return { code: 0, stdout, ports }
@@ -34,7 +35,7 @@ t.test('all transports, verified, schema and report', async (t) => {
   for (const name of ['wattpm', 'undici', 'fastify', 'autocannon']) t.match(result.machine.versions[name], /^\d+\.\d+\.\d+/, name)
   t.match(result.machine.git.commit, /^[0-9a-f]{40}$/)
   t.equal(result.config.duration, 1)
-  t.same(result.runs.map((r) => r.transport), ['ipc', 'tcp', 'rpc', 'direct'])
+  t.same(result.runs.map((r) => r.transport), defaultBenchTransports(), 'every default transport, in registry order')
   for (const r of result.runs) {
     t.equal(r.ok, true, r.transport)
     t.equal(r.profile, 'latency')

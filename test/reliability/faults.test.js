@@ -8,6 +8,7 @@ import { startPrivateRuntime } from '../../bench/reliability/private-runtime.js'
 import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { faultUnderLoad } from '../../bench/reliability/scenarios/faults.js'
 import { isAlive } from '../../bench/reliability/health.js'
+import { availableTransports, transportNamed } from '../../lib/topology.js'
 
 const CALL_TIMEOUT_MS = 1000
 const runtime = await startPrivateRuntime({ callTimeoutMs: CALL_TIMEOUT_MS })
@@ -26,7 +27,7 @@ for (const kind of ['crash', 'hang']) {
     t.ok(isAlive(runtime.pid), 'the runtime is alive')
     t.equal(result.restarts.after.tsfastify, result.restarts.before.tsfastify, 'the entry was never restarted')
     t.equal(result.restarts.after.node3 - result.restarts.before.node3, kind === 'crash' ? 1 : 0, 'Watt restarted node3 only after the crash')
-    for (const transport of ['ipc', 'tcp', 'rpc']) {
+    for (const transport of availableTransports().filter((name) => transportNamed(name).crossesThreads)) {
       const seen = result.transports[transport]
       t.ok(seen.errors > 0, `${transport} saw the fault (${seen.errors} errors of ${seen.answers})`)
       t.equal(seen.wrongAnswers, 0, `${transport}: every error named node3 (${seen.wrongSamples.join(' | ')})`)

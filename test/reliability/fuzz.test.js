@@ -8,6 +8,7 @@ import t from 'tap'
 import { request } from 'undici'
 import { startPrivateRuntime } from '../../bench/reliability/private-runtime.js'
 import { fuzzRoutes } from '../../bench/reliability/scenarios/fuzz.js'
+import { availableTransports } from '../../lib/topology.js'
 
 const runtime = await startPrivateRuntime({ callTimeoutMs: 1000 })
 t.teardown(() => runtime.stop())
@@ -38,7 +39,7 @@ t.test('every 4xx from a service\'s own port carries a JSON error body (malforme
 })
 
 t.test('an infinite size or fanout is a 400, not a 502 blaming a service', async (t) => {
-  for (const transport of ['ipc', 'tcp', 'rpc', 'direct']) {
+  for (const transport of availableTransports()) {
     for (const query of ['size=1e400', 'size=-1e400', 'fanout=1e400', 'fanout=-1e400']) {
       const { statusCode, body } = await request(`${runtime.url}/tsfastify/${transport}?${query}`)
       await body.dump()

@@ -12,6 +12,7 @@ import { startPrivateRuntime } from '../../bench/reliability/private-runtime.js'
 import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { loadUnderSeedProfile } from '../../bench/reliability/scenarios/load.js'
 import { memoryAcrossRuns } from '../../bench/reliability/scenarios/leaks.js'
+import { availableTransports, transportNamed } from '../../lib/topology.js'
 
 const runtime = await startPrivateRuntime()
 const control = createWattControl(runtime.pid)
@@ -20,7 +21,7 @@ t.teardown(async () => {
   await runtime.stop()
 })
 
-for (const transport of ['ipc', 'tcp', 'rpc', 'direct']) {
+for (const transport of availableTransports()) {
   t.test(`load: ${transport} holds c100 p10 without a single bad answer`, async (t) => {
     const { load, loadProfile } = await loadUnderSeedProfile(runtime, { transport, duration: 5 })
     t.match(loadProfile, { connections: 100, pipelining: 10 })
@@ -33,7 +34,7 @@ for (const transport of ['ipc', 'tcp', 'rpc', 'direct']) {
 }
 
 t.test('leaks: memory after five seed runs stays within 20% of after the first', async (t) => {
-  const { failures, leaks } = await memoryAcrossRuns(runtime, control, { runs: 5, secondsPerTransport: 1, maxGrowth: 0.2, transports: ['ipc', 'tcp', 'rpc'] })
+  const { failures, leaks } = await memoryAcrossRuns(runtime, control, { runs: 5, secondsPerTransport: 1, maxGrowth: 0.2, transports: availableTransports().filter((name) => transportNamed(name).crossesThreads) })
   for (const r of leaks.readings) t.comment(`run ${r.run}: ${r.requests} requests, RSS ${(r.rssBytes / 1048576).toFixed(0)} MiB`)
   t.same(failures, [], 'no load error, no growth past the limit')
   t.equal(leaks.readings.length, 5)

@@ -10,6 +10,8 @@ import { judgeAnswer } from '../../bench/reliability/fuzz/judge.js'
 import { generateCases } from '../../bench/reliability/fuzz/cases.js'
 import { errorWindow } from '../../bench/reliability/faults/window.js'
 import { judge } from '../../bench/reliability/faults/observer.js'
+import { availableTransports } from '../../lib/topology.js'
+import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 
 t.test('kernel socket tables decode to addresses and ports', async (t) => {
   t.equal(decodeAddress('0100007F', 4), '127.0.0.1')
@@ -83,8 +85,8 @@ t.test('the fuzz generator is seeded, varied and reaches every surface', async (
   const kinds = new Set(a.map((x) => x.kind))
   for (const kind of ['query', 'huge-value', 'oversized-url', 'unknown-path', 'method', 'oversized-headers', 'bad-headers', 'bad-request-line', 'fault']) t.ok(kinds.has(kind), kind)
   const surfaces = new Set(a.map((x) => x.surface))
-  for (const surface of ['entry', 'fastify2', 'node3', 'type1', 'type4']) t.ok(surfaces.has(surface), surface)
-  for (const route of ['ipc', 'tcp', 'rpc', 'direct']) t.ok(a.some((x) => x.bytes.includes(`/tsfastify/${route}`)), route)
+  for (const surface of ['entry', ...DOWNSTREAM_SERVICES]) t.ok(surfaces.has(surface), surface)
+  for (const route of availableTransports()) t.ok(a.some((x) => x.bytes.includes(`/tsfastify/${route}`)), route)
   t.ok(a.some((x) => x.bytes.length > 16 * 1024), 'some go past the 16 KiB header limit')
   t.ok(a.some((x) => !/^(GET|HEAD) /.test(x.bytes.toString('latin1'))), 'not only GET')
 })

@@ -5,10 +5,11 @@ import { connect } from 'node:net'
 import { once } from 'node:events'
 import { request } from 'undici'
 import { isListening } from '../../bench/lib/ports.js'
+import { availableTransports, SERVICES as SERVICE_RECORDS } from '../../lib/topology.js'
 import { privateRuntime } from '../helpers/runtime.js'
 
-const TRANSPORTS = ['ipc', 'tcp', 'rpc', 'direct']
-const SERVICES = ['fastify2', 'node3', 'type1', 'type4']
+const TRANSPORTS = availableTransports()
+const SERVICES = SERVICE_RECORDS.map((s) => s.name)
 const SIZES = [0, 31 * 1024, 33 * 1024, 256 * 1024]
 const CALL_TIMEOUT_MS = 400
 
@@ -42,7 +43,7 @@ t.test('every transport answers verified results for fan-out 1..4 and every size
 
 t.test('each downstream serves the contract on its own loopback port', async (t) => {
   for (const service of SERVICES) {
-    const port = runtime.ports[`${service.toUpperCase()}_PORT`]
+    const port = runtime.ports[SERVICE_RECORDS.find((s) => s.name === service).portEnv]
     const { statusCode, headers, json } = await get(`http://127.0.0.1:${port}/hello?size=40000`)
     t.equal(statusCode, 200, service)
     t.equal(headers['content-length'], String(expectedBytes(service, 40000)), `${service} sets content-length`)
@@ -81,7 +82,7 @@ async function raw (port, text) {
 }
 
 t.test('protocol errors answer JSON too: missing Host, unknown Expect, malformed header', async (t) => {
-  const ports = { entry: runtime.port, ...Object.fromEntries(SERVICES.map((s) => [s, runtime.ports[`${s.toUpperCase()}_PORT`]])) }
+  const ports = { entry: runtime.port, ...Object.fromEntries(SERVICE_RECORDS.map((s) => [s.name, runtime.ports[s.portEnv]])) }
   for (const [name, port] of Object.entries(ports)) {
     const cases = [
       [400, 'GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n', /missing Host/],

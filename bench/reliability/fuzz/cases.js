@@ -4,7 +4,7 @@
 // methods, oversized and broken headers, broken request lines; on the entry's
 // four routes and on each downstream service's own loopback listener.
 import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../../lib/contract.js'
-import { TRANSPORTS } from '../../transports/profiles.js'
+import { availableTransports, routeOf } from '../../../lib/topology.js'
 import { createRandom } from './random.js'
 
 /**
@@ -18,7 +18,7 @@ import { createRandom } from './random.js'
  */
 
 const HEADER_LIMIT = 16 * 1024 // Node's default --max-http-header-size
-const ENTRY_ROUTES = TRANSPORTS.map((transport) => `/tsfastify/${transport}`)
+const ENTRY_ROUTES = availableTransports().map(routeOf)
 
 /** @type {[number, string][]} */
 const KINDS = [

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runLoad } from '../../lib/load.js'
 import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
-import { TRANSPORTS } from '../../transports/profiles.js'
+import { availableTransports, transportNamed } from '../../../lib/topology.js'
 import { FAULT_KINDS } from '../faults/kinds.js'
 import { observeTransport } from '../faults/observer.js'
 import { errorWindow } from '../faults/window.js'
@@ -51,6 +51,7 @@ export async function faultUnderLoad (runtime, control, options) {
   const durationS = Math.ceil((preMs + kind.budgetMs(holdMs) + postMs) / 1000)
   const started = performance.now()
   const now = () => performance.now() - started
+  const TRANSPORTS = availableTransports()
   const loads = TRANSPORTS.map((transport, i) => runLoad({
     url: entryUrl(runtime.url, transport, 64, 4),
     connections,
@@ -98,7 +99,7 @@ export async function faultUnderLoad (runtime, control, options) {
     const window = errorWindow(probes[i].observations, windowOf)
     const codes = Object.keys(load.status.byCode).filter((code) => !code.startsWith('2'))
     const wrong2xx = Math.max(0, load.mismatches - load.status.non2xx) // every 502/504 body differs from the 200 body
-    const calls = transport !== 'direct'
+    const calls = transportNamed(transport).crossesThreads // the others (direct) call no service
     transports[transport] = {
       load: { totalRequests: load.totalRequests, '2xx': load.status['2xx'], non2xx: load.status.non2xx, byCode: load.status.byCode, errors: load.errors, timeouts: load.timeouts, wrong2xx, latencyMs: load.latencyMs },
       ...window,

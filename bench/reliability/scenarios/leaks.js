@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { SERVER_KEEP_ALIVE_MS } from '../../../lib/downstream.js'
 import { failuresOf } from '../../lib/load.js'
 import { scrapeMetrics } from '../../lib/metrics.js'
-import { TRANSPORTS } from '../../transports/profiles.js'
+import { availableTransports } from '../../../lib/topology.js'
 import { loadUnderSeedProfile } from './load.js'
 
 // Calls the entry gave up on (504s) hold their pooled sockets' state until the tcp
@@ -24,7 +24,7 @@ const QUIET_MS = SERVER_KEEP_ALIVE_MS / 2 + 1000
  *   warmupRuns: unmeasured runs first, so "after the first run" is a runtime that has seen the
  *   profile's peak concurrency (the allocator keeps its high-water mark; that is not a leak)
  */
-export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = TRANSPORTS, onTick }) {
+export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = availableTransports(), onTick }) {
   const failures = []
   const readings = []
   let elapsed = 0

@@ -1,16 +1,15 @@
-// GET /tsfastify/{ipc,tcp,rpc,direct}: fan one request out to `fanout` of the
-// four downstream services over one transport, verify every answer, report.
+// GET /tsfastify/<transport>, one route per transport registered in lib/topology.js:
+// fan one request out to `fanout` of the downstream services over that transport,
+// verify every answer, report.
 import type { FastifyInstance } from 'fastify'
-import { DEFAULT_SIZE, DOWNSTREAM_SERVICES, MAX_DELAY_MS, MAX_SIZE } from '../../../lib/contract.js'
+import { DOWNSTREAM_SERVICES, MAX_DELAY_MS } from '../../../lib/contract.js'
+import { PARAMETERS } from '../../../lib/routes-index.js'
 import { errorBody } from '../../../lib/http-errors.js'
 import { fanOut } from '../lib/fan-out.ts'
 import { readSettings } from '../lib/settings.ts'
-import type { CallRequest, Transport } from '../lib/transport.ts'
-import { createDirectTransport } from '../lib/transports/direct.ts'
-import { limitInFlight } from '../lib/transports/in-flight-limit.ts'
-import { createIpcTransport } from '../lib/transports/ipc.ts'
-import { createRpcTransport } from '../lib/transports/rpc.ts'
-import { createTcpTransport } from '../lib/transports/tcp.ts'
+import { loadTransports } from '../lib/load-transports.ts'
+import type { CallRequest } from '../lib/transport.ts'
+import { routeOf } from '../../../lib/topology.js'
 
 interface FanOutQuery {
   size: number
@@ -23,8 +22,9 @@ const SERVICE_PATTERN = DOWNSTREAM_SERVICES.join('|')
 const querystring = {
   type: 'object',
   properties: {
-    size: { type: 'integer', minimum: 0, maximum: MAX_SIZE, default: DEFAULT_SIZE },
-    fanout: { type: 'integer', minimum: 1, maximum: DOWNSTREAM_SERVICES.length, default: DOWNSTREAM_SERVICES.length },
+    // the bounds GET / and the start block advertise
+    size: { type: 'integer', minimum: PARAMETERS.size.minimum, maximum: PARAMETERS.size.maximum, default: PARAMETERS.size.default },
+    fanout: { type: 'integer', minimum: PARAMETERS.fanout.minimum, maximum: PARAMETERS.fanout.maximum, default: PARAMETERS.fanout.default },
     // Fault injection for tests and the reliability suite: `<service>:corrupt` or `<service>:delay:<ms>`.
     fault: { type: 'string', pattern: `^(${SERVICE_PATTERN}):(corrupt|delay:[0-9]{1,5})$` }
   }
@@ -57,21 +57,15 @@ const response = {
     }
   },
   502: failure,
+  503: failure,
   504: failure
 } as const
 
 export default async function fanOutRoutes (app: FastifyInstance): Promise<void> {
   const settings = readSettings()
-  const transports: Transport[] = [
-    // Every transport that crosses to another thread carries at most the same number of
-    // calls per service at once: tcp through its pool, ipc and rpc through a queue.
-    limitInFlight(createIpcTransport(), settings.callsInFlightPerService),
-    createTcpTransport({ connections: settings.callsInFlightPerService }),
-    limitInFlight(createRpcTransport(), settings.callsInFlightPerService),
-    createDirectTransport()
-  ]
+  const loaded = await loadTransports(settings)
   app.addHook('onClose', async () => {
-    await Promise.all(transports.map((transport) => transport.close?.()))
+    await Promise.all(loaded.map((entry) => entry.available ? entry.transport.close?.() : undefined))
   })
   // Ajv coerces "1e400" to Infinity, which then passes `integer` and the bounds:
   // numbers must be plain decimal digits before the schema sees them.
@@ -85,8 +79,16 @@ export default async function fanOutRoutes (app: FastifyInstance): Promise<void>
     done()
   })
 
-  for (const transport of transports) {
-    app.get<{ Querystring: FanOutQuery }>(`/tsfastify/${transport.name}`, { schema: { querystring, response } }, async (request, reply) => {
+  for (const entry of loaded) {
+    if (!entry.available) {
+      // Registered but not runnable here (e.g. its separate target is not configured): say why.
+      app.get(routeOf(entry.name), { schema: { querystring, response } }, async (request, reply) => {
+        return reply.code(503).send({ statusCode: 503, error: 'Service Unavailable', message: entry.reason, service: '', transport: entry.name })
+      })
+      continue
+    }
+    const transport = entry.transport
+    app.get<{ Querystring: FanOutQuery }>(routeOf(entry.name), { schema: { querystring, response } }, async (request, reply) => {
       const { size, fanout, fault } = request.query
       const calls = DOWNSTREAM_SERVICES.slice(0, fanout).map((service): CallRequest => ({ service, size, fault: faultFor(service, fault) }))
       const outcome = await fanOut(transport, calls, settings.callTimeoutMs)

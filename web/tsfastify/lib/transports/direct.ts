@@ -2,11 +2,11 @@
 // floor that shows what the fan-out costs with zero transport.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { checkHelloBody, corruptBody, helloBody } from '../../../../lib/contract.js'
-import { type CallRequest, type CallResult, DownstreamError, type Transport } from '../transport.ts'
+import { type CallRequest, type CallResult, type CreateTransport, DownstreamError } from '../transport.ts'
 
-export function createDirectTransport (): Transport {
+export const create: CreateTransport = ({ name }) => {
   return {
-    name: 'direct',
+    name,
     async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
       if (call.fault?.delay) await sleep(call.fault.delay, undefined, { signal })
       let body = helloBody(call.service, call.size)

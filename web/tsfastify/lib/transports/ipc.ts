@@ -1,13 +1,13 @@
 // ipc: HTTP over Watt's mesh. `http://<service>.plt.local` is routed by the
 // runtime's global dispatcher to the service's worker thread over a MessagePort.
 import { request } from 'undici'
-import { type CallRequest, type CallResult, helloPath, type Transport } from '../transport.ts'
+import { type CallRequest, type CallResult, type CreateTransport, helloPath } from '../transport.ts'
 import { untilAborted } from './abort.ts'
 import { verifyHttpAnswer } from './http-answer.ts'
 
-export function createIpcTransport (): Transport {
+export const create: CreateTransport = ({ name }) => {
   return {
-    name: 'ipc',
+    name,
     async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
       // Measured: a mesh request ignores its signal until the downstream sends headers
       // (a 300 ms deadline answered after a 2 s delay). The fan-out races the deadline;

@@ -1,7 +1,7 @@
 // rpc: Watt's messaging API. A structured-cloned object over a persistent
 // MessagePort to the service's worker; no HTTP at all.
 import { checkHelloObject, helloBody } from '../../../../lib/contract.js'
-import { type CallRequest, type CallResult, DownstreamError, type Transport } from '../transport.ts'
+import { type CallRequest, type CallResult, type CreateTransport, DownstreamError } from '../transport.ts'
 
 interface Messaging {
   send (application: string, name: string, data: unknown): Promise<unknown>
@@ -13,9 +13,9 @@ function messaging (): Messaging {
   return api
 }
 
-export function createRpcTransport (): Transport {
+export const create: CreateTransport = ({ name }) => {
   return {
-    name: 'rpc',
+    name,
     async call (call: CallRequest): Promise<CallResult> {
       const message = { size: call.size, delay: call.fault?.delay, corrupt: call.fault?.corrupt }
       // messaging.send takes no signal (only the runtime-wide messagingTimeout): the

@@ -3,18 +3,16 @@
 import { Pool } from 'undici'
 import { HOST, tcpPortOf } from '../../../../lib/ports.js'
 import { SERVER_KEEP_ALIVE_MS } from '../../../../lib/downstream.js'
-import { type CallRequest, type CallResult, helloPath, type Transport } from '../transport.ts'
+import { type CallRequest, type CallResult, type CreateTransport, helloPath } from '../transport.ts'
 import { verifyHttpAnswer } from './http-answer.ts'
-
-export interface TcpOptions {
-  connections: number
-}
 
 // Client keep-alive well below the server's, so the client always closes an idle
 // socket first and never writes to one the server is closing ("other side closed").
 const CLIENT_KEEP_ALIVE_MS = SERVER_KEEP_ALIVE_MS / 2
 
-export function createTcpTransport ({ connections }: TcpOptions): Transport {
+// The pool is the in-flight bound: one call per connection, callsInFlightPerService
+// connections per service (so the entry adds no queue in front of it).
+export const create: CreateTransport = ({ name, callsInFlightPerService: connections }) => {
   const pools = new Map<string, Pool>()
   function poolFor (service: string): Pool {
     let pool = pools.get(service)
@@ -31,7 +29,8 @@ export function createTcpTransport ({ connections }: TcpOptions): Transport {
   }
 
   return {
-    name: 'tcp',
+    name,
+    limitsInFlight: true,
     async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
       const answer = await poolFor(call.service).request({ method: 'GET', path: helloPath(call), signal })
       return verifyHttpAnswer(call, answer)
