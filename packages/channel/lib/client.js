@@ -27,6 +27,7 @@ const MAX_NAME_LENGTH = 256
  * @property {import('./flush.js').FlushMode} [flush] when a turn's frames leave ('microtask')
  * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
  * @property {import('./shm/link.js').BellKind} [bell] shm: the wake-up ('port')
+ * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
  */
 
@@ -60,6 +61,7 @@ export class ChannelClient {
   #flush
   #ringBytes
   #bell
+  #idleFlag
   /** @type {import('./handshake.js').Messaging | undefined} */
   #messaging
   /** @type {Map<number, Pending>} */
@@ -79,7 +81,7 @@ export class ChannelClient {
    * @param {string} application
    * @param {ConnectOptions} [options]
    */
-  constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask', ringBytes = DEFAULT_RING_BYTES, bell = 'port', messaging } = {}) {
+  constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask', ringBytes = DEFAULT_RING_BYTES, bell = 'port', bellWhenIdleOnly = true, messaging } = {}) {
     if (typeof application !== 'string' || application === '') throw new TypeError('application must be a non-empty string')
     if (!KINDS.includes(kind)) throw new TypeError(`kind must be one of ${KINDS.join(', ')}`)
     checkTimeout(timeoutMs)
@@ -95,6 +97,7 @@ export class ChannelClient {
     this.#flush = flush
     this.#ringBytes = ringBytes
     this.#bell = bell
+    this.#idleFlag = bellWhenIdleOnly !== false
     this.#messaging = messaging
     this.#deadlines = new DeadlineTimer((now) => this.#expire(now))
   }
@@ -206,9 +209,9 @@ export class ChannelClient {
   async #openShm () {
     const requests = createRing(this.#ringBytes)
     const answers = createRing(this.#ringBytes)
-    const meta = { requests, answers, bell: this.#bell, maxPayloadBytes: this.#maxPayloadBytes }
+    const meta = { requests, answers, bell: this.#bell, idleFlag: this.#idleFlag, maxPayloadBytes: this.#maxPayloadBytes }
     const port = await openPort(this.#application, 'shm', { messaging: this.#messaging ?? wattMessaging(), meta })
-    return shmLink(port, { inbound: answers, outbound: requests, maxMessageBytes: this.#maxPayloadBytes + MESSAGE_SLACK, flush: this.#flush, bell: this.#bell })
+    return shmLink(port, { inbound: answers, outbound: requests, maxMessageBytes: this.#maxPayloadBytes + MESSAGE_SLACK, flush: this.#flush, bell: this.#bell, idleFlag: this.#idleFlag })
   }
 
   /**

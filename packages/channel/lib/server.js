@@ -81,7 +81,7 @@ function openPortSession (port, meta, flush) {
  * @param {import('./flush.js').FlushMode} flush
  */
 function openShmSession (port, meta, flush) {
-  const { requests, answers, bell } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown }} */ (meta ?? {})
+  const { requests, answers, bell, idleFlag } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */ (meta ?? {})
   if (!isRing(requests) || !isRing(answers)) {
     port.close()
     throw new TypeError('shm handshake without two rings')
@@ -91,7 +91,8 @@ function openShmSession (port, meta, flush) {
     outbound: answers,
     maxMessageBytes: callerLimit(meta) + MESSAGE_SLACK,
     flush,
-    bell: bell === 'wait-async' ? 'wait-async' : 'port'
+    bell: bell === 'wait-async' ? 'wait-async' : 'port',
+    idleFlag: idleFlag !== false
   })
 }
 
