@@ -49,8 +49,10 @@ async function main () {
     release: async (runtime) => { if (runtime !== shared) await runtime.stop() }
   }
 
+  // runs refused by design (507: the buffered variant cannot fit this dataset) fail as runs but not the suite
+  let onlyRefusals = false
   try {
-    return await runSuite({
+    const code = await runSuite({
       suite: 'data',
       config: { ...flags, out, streamJsonVersion: streamJsonVersion(), datasets: Object.fromEntries(Object.entries(datasets).map(([name, { file, manifest }]) => [name, { file, bytes: manifest.bytes, records: manifest.records, sha256: manifest.sha256, seed: manifest.seed }])) },
       cases,
@@ -63,6 +65,7 @@ async function main () {
       measure: (kase, { progress }) => measureVariant(/** @type {import('./plan.js').DataCase} */ (kase), context, progress),
       onComplete: async (result, path) => {
         process.stdout.write(memoryTable(result) + '\n')
+        onlyRefusals = result.complete && result.runs.every((/** @type {any} */ run) => run.ok || run.refused)
         if (flags.wrk !== 'off' && !result.failed) {
           result.crossCheck = await crossCheckWithWrk(cases, context)
           writeResult(path, result)
@@ -73,6 +76,11 @@ async function main () {
         }
       }
     })
+    if (code === 1 && onlyRefusals) {
+      process.stdout.write('every failed run is a buffered variant refusing (507) a dataset it cannot fit, as designed: the suite passes\n')
+      return 0
+    }
+    return code
   } finally {
     await shared?.stop()
   }
