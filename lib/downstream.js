@@ -5,6 +5,7 @@
 import { createServer } from 'node:http'
 import { serve } from '@watt-lab/channel'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { serveHttpPortInWatt } from '@watt-lab/channel/http'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
 import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
 import { HOST, tcpPortOf } from './ports.js'
@@ -110,6 +111,7 @@ export function serveHello (service) {
   const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
   answerProtocolErrorsWithJson(server, { clientErrors: true })
   server.listen({ port: tcpPortOf(service), host: HOST })
+  serveHttpPortInWatt(server) // the http-port transport: same server, connections over a MessagePort
   handleHelloMessages(service)
   closeOnStop(() => {
     server.close()

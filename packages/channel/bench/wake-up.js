@@ -3,7 +3,7 @@
 // 4 concurrent calls (the lab's fan-out at c10). Run under the measurement lock:
 //   flock /tmp/watt-measure.lock npx node packages/channel/bench/wake-up.js [seconds]
 import { connect } from '../index.js'
-import { startCallee } from '../test/fixtures/worker-messaging.js'
+import { startCallee } from '../test/helpers/worker-messaging.js'
 
 const seconds = Number(process.argv[2] ?? 2)
 const variants = [

@@ -2,7 +2,7 @@
 // every size across the ring's fragment boundary, and the errors a caller sees.
 import t from 'tap'
 import { ChannelError, connect, openPort } from '../index.js'
-import { startCallee } from './fixtures/worker-messaging.js'
+import { startCallee } from './helpers/worker-messaging.js'
 
 for (const kind of ['port', 'shm']) {
   t.test(`${kind}: calls`, async (t) => {

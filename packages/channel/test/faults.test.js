@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import t from 'tap'
 import { ChannelError, connect, openPort } from '../index.js'
 import { createRing, IDLE, W } from '../lib/shm/ring.js'
-import { startCallee } from './fixtures/worker-messaging.js'
+import { startCallee } from './helpers/worker-messaging.js'
 
 for (const kind of ['port', 'shm']) {
   t.test(`${kind}: a deadline rejects with 'timeout' and aborts the handler`, async (t) => {

@@ -5,7 +5,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import t from 'tap'
 import { connect } from '../index.js'
-import { startCallee } from './fixtures/worker-messaging.js'
+import { startCallee } from './helpers/worker-messaging.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc')
