@@ -73,6 +73,8 @@ const BUILT_IN = [
   { name: 'tcp', description: 'HTTP over loopback TCP to the same worker, through a keep-alive pool per service', crossesThreads: true, http: true },
   { name: 'rpc', description: 'Watt messaging: structured-clone RPC over a persistent MessagePort, no HTTP', crossesThreads: true, http: false },
   { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false },
+  { name: 'port', description: '@watt-lab/channel: batched request/response messages over a dedicated MessagePort per service', crossesThreads: true, http: false },
+  { name: 'shm', description: '@watt-lab/channel: JSON frames in SharedArrayBuffer rings per service, a MessagePort as doorbell', crossesThreads: true, http: false },
   { name: 'http-port', description: "real HTTP/1.1 to the service's own http.Server over one in-process MessagePort per service (@watt-lab/channel/http), a keep-alive pool sized as tcp's", crossesThreads: true, http: true },
   { name: 'tcp-process', description: 'HTTP over loopback TCP to the same service code run as its own Node process, through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'service-processes' },
   { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' }
