@@ -62,7 +62,14 @@ export async function runTransportSuite ({ suite, flags, cases, out, onComplete 
         allowErrors: flags.allowErrors,
         failFast: flags.failFast,
         measure: (kase, { progress }) => measureTransport(kase, runFlags, runtime, progress, needs),
-        onComplete: (result, path) => onComplete(result, path, runtime)
+        onComplete: (result, path) => {
+          // Under the table: where the outside transports' services ran, and the RTT.
+          for (const [transport, about] of Object.entries(needs.about)) {
+            if (!transports.includes(transport)) continue
+            process.stdout.write(`${transport}: ${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}\n`)
+          }
+          return onComplete(result, path, runtime)
+        }
       })
     } finally {
       await runtime.stop()
