@@ -72,7 +72,10 @@ const BUILT_IN = [
   { name: 'ipc', description: "HTTP over Watt's mesh (MessagePort between worker threads)", crossesThreads: true, http: true },
   { name: 'tcp', description: 'HTTP over loopback TCP to the same worker, through a keep-alive pool per service', crossesThreads: true, http: true },
   { name: 'rpc', description: 'Watt messaging: structured-clone RPC over a persistent MessagePort, no HTTP', crossesThreads: true, http: false },
-  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false }
+  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false },
+  { name: 'port', description: '@watt-lab/channel: batched request/response messages over a dedicated MessagePort per service', crossesThreads: true, http: false },
+  { name: 'shm', description: '@watt-lab/channel: JSON frames in SharedArrayBuffer rings per service, a MessagePort as doorbell', crossesThreads: true, http: false },
+  { name: 'http-port', description: "real HTTP/1.1 to the service's own http.Server over one in-process MessagePort per service (@watt-lab/channel/http), a keep-alive pool sized as tcp's", crossesThreads: true, http: true }
 ]
 
 /** The transport every ratio is taken against (the classic microservice call). */

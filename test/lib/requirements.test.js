@@ -61,3 +61,15 @@ t.test('a bench asked for a transport that cannot run here refuses, saying why',
   t.throws(() => assertTransportsAvailable(['direct', 'odd'], {}), { name: 'UsageError', message: /cannot run here: odd/ })
   t.doesNotThrow(() => assertTransportsAvailable(['direct', 'far-a'], {}), 'far-a: the bench starts its target')
 })
+
+t.test('npm run transports says, per transport, whether it runs here and why not', async (t) => {
+  const { execFile } = await import('node:child_process')
+  const { promisify } = await import('node:util')
+  const script = join(import.meta.dirname, '..', '..', 'scripts', 'transports.js')
+  const { stdout } = await promisify(execFile)(process.execPath, [script, '--json'], { env: { ...process.env, LAB_EXTRA_TRANSPORTS: extra } })
+  const rows = JSON.parse(stdout)
+  t.same(rows.map((r) => r.name), topology.TRANSPORT_NAMES)
+  t.match(rows.find((r) => r.name === 'direct'), { crossesThreads: false, status: 'runs here', requires: null })
+  // another process: REQUIREMENTS there has no test-target, so nobody can say what it is
+  t.match(rows.find((r) => r.name === 'far-a'), { requires: /^test-target/, status: /^unavailable: far-a requires "test-target"/ })
+})

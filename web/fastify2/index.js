@@ -1,5 +1,6 @@
 // fastify2: a plain Fastify app in JavaScript. Routing is Fastify's; the body
 // and the fault handling are the shared contract's, so bytes match the others.
+import { serveHttpPortInWatt } from '@watt-lab/channel/http'
 import Fastify from 'fastify'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { closeOnStop, handleHelloMessages, helloResponse, SERVER_KEEP_ALIVE_MS } from '../../lib/downstream.js'
@@ -20,5 +21,6 @@ app.get('/hello', async (request, reply) => {
 })
 
 await app.listen({ port: tcpPortOf('fastify2'), host: HOST })
+serveHttpPortInWatt(app.server) // the http-port transport: same server, connections over a MessagePort
 handleHelloMessages('fastify2')
 closeOnStop(() => app.close())

@@ -1,0 +1,37 @@
+// Shared by the port and shm transports: one @watt-lab/channel client per
+// downstream service, the `hello` call, and the same verification as rpc.
+import { type ChannelClient, connect } from '@watt-lab/channel'
+import { checkHelloObject, helloBody, MAX_SIZE } from '../../../../lib/contract.js'
+import { type CallRequest, type CallResult, DownstreamError, type Transport, type TransportSettings } from '../transport.ts'
+
+export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm'): Transport {
+  const clients = new Map<string, ChannelClient>()
+  function clientFor (service: string): ChannelClient {
+    let client = clients.get(service)
+    if (!client) {
+      // The library's own deadline is the fan-out's (which also aborts the signal first);
+      // answers may carry the largest contract body, with room for the JSON around it.
+      client = connect(service, { kind, timeoutMs: callTimeoutMs, maxPayloadBytes: 2 * MAX_SIZE })
+      clients.set(service, client)
+    }
+    return client
+  }
+
+  return {
+    name,
+    async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
+      const message = call.fault ? { size: call.size, delay: call.fault.delay, corrupt: call.fault.corrupt } : { size: call.size }
+      // The signal is the fan-out's: its deadline, or an early answer, cancels the
+      // call in the service too (its AbortSignal ends a delay there).
+      const answer = await clientFor(call.service).call('hello', message, { signal })
+      const problem = checkHelloObject(call.service, call.size, answer)
+      if (problem) throw new DownstreamError(call.service, problem)
+      // bytes: what the same answer weighs as JSON, so every transport reports alike
+      return { service: call.service, status: 200, bytes: helloBody(call.service, call.size).length }
+    },
+    async close () {
+      for (const client of clients.values()) client.close()
+      clients.clear()
+    }
+  }
+}
