@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { serveHttpPortInWatt } from '@watt-lab/channel/http'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
 import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
-import { HOST, tcpPortOf } from './ports.js'
+import { serviceBindHost, tcpPortOf } from './ports.js'
 
 /** Server-side keep-alive, longer than every client pool's, so clients close first. */
 export const SERVER_KEEP_ALIVE_MS = 10_000
@@ -110,7 +110,7 @@ export function closeOnStop (close) {
 export function serveHello (service) {
   const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
   answerProtocolErrorsWithJson(server, { clientErrors: true })
-  server.listen({ port: tcpPortOf(service), host: HOST })
+  server.listen({ port: tcpPortOf(service), host: serviceBindHost() })
   serveHttpPortInWatt(server) // the http-port transport: same server, connections over a MessagePort
   handleHelloMessages(service)
   closeOnStop(() => {

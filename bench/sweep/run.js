@@ -11,7 +11,7 @@ import { sweepReport } from './report.js'
 async function main () {
   const flags = parseFlags(process.argv.slice(2), FLAGS, {
     command: 'node bench/sweep/run.js',
-    description: 'Sweep payload size (across the 32 KiB mesh step), fan-out and connections for every transport.'
+    description: 'Sweep payload size (across the 32 KiB mesh step), fan-out, connections and (tcp-remote) the network round trip for every transport.'
   })
   return runTransportSuite({
     suite: 'sweep',

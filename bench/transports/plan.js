@@ -2,7 +2,7 @@
 // The transport comparison's flags and the cases they expand to.
 import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../lib/contract.js'
 import { UsageError } from '../lib/cli.js'
-import { assertTransportsAvailable, PROFILES, transportsFlag } from './profiles.js'
+import { assertTransportsAvailable, OUTSIDE_FLAGS, PROFILES, transportsFlag } from './profiles.js'
 
 const FAULT = new RegExp(`^(${DOWNSTREAM_SERVICES.join('|')}):(corrupt|delay:[0-9]{1,5})$`)
 
@@ -22,7 +22,8 @@ export const FLAGS = {
   fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
   wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each transport with wrk when installed' },
   'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' },
+  ...OUTSIDE_FLAGS
 }
 
 /**
@@ -44,6 +45,7 @@ export function casesFrom (flags) {
     pipelining: profile.pipelining,
     fanout: flags.fanout,
     size: flags.size,
+    ...(transport === 'tcp-remote' ? { rttMs: flags.rttMs } : {}),
     ...(flags.fault ? { fault: flags.fault } : {})
   })))
 }

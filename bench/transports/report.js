@@ -4,6 +4,7 @@ import { barChart } from '../lib/report.js'
 import { spread } from '../lib/stats.js'
 import { fmt } from '../lib/suite.js'
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
+import { distanceSection } from './distance.js'
 
 /** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
 function median (runs, pick) {
@@ -50,16 +51,16 @@ export function transportReport (result) {
         num(median(mine, (x) => x.latencyMs.p99), 0),
         num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.total), 0),
         num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.entry), 0),
-        num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.downstream), 0),
+        num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.services ?? x.resources?.cpuMicrosPerCall?.downstream), 0),
         num(median(mine, (x) => x.loadgen?.cpuPercent), 0)
       ]
     })
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up). Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round. CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', `× ${BASELINE_TRANSPORT}`, 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', `× ${BASELINE_TRANSPORT}`, 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
         rows
       },
       charts: [
@@ -73,7 +74,7 @@ export function transportReport (result) {
         barChart({
           title: `CPU µs per downstream call (${profile})`,
           categories: chartTargets,
-          series: ['entry', 'downstream'].map((part) => ({ name: part, values: chartTargets.map((t) => median(okRuns(profile, t), (x) => x.resources?.cpuMicrosPerCall?.[part])) })),
+          series: ['entry', 'services'].map((part) => ({ name: part, values: chartTargets.map((t) => median(okRuns(profile, t), (x) => x.resources?.cpuMicrosPerCall?.[part] ?? (part === 'services' ? x.resources?.cpuMicrosPerCall?.downstream : null))) })),
           unit: 'µs'
         })
       ]
@@ -97,6 +98,9 @@ export function transportReport (result) {
       }
     })
   }
+
+  const distance = distanceSection(result)
+  if (distance) sections.unshift(distance)
 
   const wrk = result.crossCheck
   if (wrk) {
@@ -125,7 +129,7 @@ export function transportReport (result) {
 
   return {
     title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
-    intro: `${result.failed ? '**This result contains failed runs; failed transports are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${result.failed ? '**This result contains failed runs; failed transports are reported as FAILED, not as numbers.**\n\n' : ''}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
 }
