@@ -38,7 +38,8 @@ export const PROJECT_NODE = existsSync(join(PROJECT_ROOT, 'node_modules', '.bin'
  *   readyPaths: the routes that prove that config ready (default: every transport route available here)
  * @returns {Promise<Runtime>}
  */
-export async function startRuntime ({ env = {}, readyTimeoutMs = 60_000, reuse = true, configFile = 'watt.json', readyPaths: paths } = {}) {
+// 120 s: five apps start in ~5 s here, but a loaded 2-core box was seen to need over 60 s
+export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse = true, configFile = 'watt.json', readyPaths: paths } = {}) {
   const fullEnv = { ...process.env, ...env }
   const readyPaths = paths ?? defaultReadyPaths(fullEnv)
   const port = entryPort(fullEnv)

@@ -17,7 +17,7 @@ const root = join(import.meta.dirname, '..', '..')
 async function bench (args, env) {
   const ports = runtimeEnv(await privatePorts())
   try {
-    const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
+    const { stdout } = await run(process.execPath, ['bench/transports/run.js', ...args], { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 400_000 })
     return { code: 0, stdout, ports }
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }

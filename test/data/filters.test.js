@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { until } from '../helpers/wait.js'
 import { generateDataset } from '../../bench/data/dataset/generate.js'
 import { bufferedMatches, streamMatches } from '../../bench/data/server/json-filter.js'
 import { MemoryBudget } from '../../bench/data/server/memory-budget.js'
@@ -78,8 +79,15 @@ t.test('backpressure: a reader that stops reading stops the source, both streams
     const out = matches(source, 'speakerId', 'spk_7')
     const stuck = new Writable({ highWaterMark: 1024, write (_chunk, _encoding, _callback) { /* never done */ } })
     out.pipe(stuck)
-    await sleep(500)
-    const read = source.bytesRead
+    // wait until the reads stop (buffers full), however slow the box; then they must stay stopped
+    let last = -1
+    let unchanged = 0
+    const read = await until(() => {
+      const now = source.bytesRead
+      unchanged = now > 0 && now === last ? unchanged + 1 : 0
+      last = now
+      return unchanged >= 3 && now // unchanged for 3 samples 300 ms apart
+    }, { intervalMs: 300, what: `${name}: the source to stop reading` })
     await sleep(300)
     t.equal(source.bytesRead, read, `${name}: no more bytes read while nobody reads`)
     t.ok(read < 2e6, `${name}: read ${read} of ${40_000 * record.length} bytes, then held back`)

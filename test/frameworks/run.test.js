@@ -8,6 +8,7 @@ import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { PROJECT_ROOT } from '../../bench/lib/runtime.js'
+import { untilBusy } from '../helpers/wait.js'
 
 const RUN = join(PROJECT_ROOT, 'bench/frameworks/run.js')
 
@@ -59,15 +60,18 @@ t.test('usage errors exit 2 before starting anything', async (t) => {
 t.test('Ctrl-C stops the server, keeps partial results and exits 130', async (t) => {
   const dir = t.testdir({})
   const out = join(dir, 'partial.json')
-  const bench = runBench(['--frameworks', 'node-http,fastify', '--duration', '20', '--warmup', '0', '--rounds', '1', '--connections', '10', '--out', out])
+  const bench = runBench(['--frameworks', 'node-http,fastify', '--duration', '300', '--warmup', '0', '--rounds', '1', '--connections', '10', '--out', out])
+  t.teardown(() => { if (bench.child.exitCode === null) bench.child.kill('SIGKILL') })
+  // the framework server, not another child (the bench runs git once to record the commit)
+  const isServer = (pid) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench/frameworks/servers/') } catch { return false } }
   let servers = []
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + 120_000
   while (servers.length === 0 && Date.now() < deadline) {
     await sleep(100)
-    servers = childrenOf(bench.child.pid)
+    servers = childrenOf(bench.child.pid).filter(isServer)
   }
   t.equal(servers.length, 1, 'one framework server running')
-  await sleep(1500) // well inside the 20 s measurement
+  await untilBusy(servers[0]) // well inside the 300 s measurement: the server is under load
   bench.child.kill('SIGINT')
   const [code] = await once(bench.child, 'exit')
   t.equal(code, 130)

@@ -14,7 +14,11 @@ import { loadUnderSeedProfile } from '../../bench/reliability/scenarios/load.js'
 import { memoryAcrossRuns } from '../../bench/reliability/scenarios/leaks.js'
 import { APPLICATIONS, availableTransports, transportNamed } from '../../lib/topology.js'
 
-const runtime = await startPrivateRuntime()
+// Correctness under load, not speed: c100 p10 keeps 1,000 fan-outs queued, and a
+// call's queue wait counts against its deadline, so at the default 3 s ipc needed
+// ~333 req/s or answered 504 (a box 3× slower than usual fails that). 9 s (under
+// autocannon's 10 s timeout) asks for ~111 req/s.
+const runtime = await startPrivateRuntime({ callTimeoutMs: 9000 })
 const control = createWattControl(runtime.pid)
 t.teardown(async () => {
   await control.close()

@@ -15,6 +15,7 @@ import { privatePorts, runtimeEnv } from '../../bench/reliability/private-runtim
 import { interruptBench } from '../../bench/reliability/scenarios/shutdown.js'
 import { managementSocketPath } from '../../bench/lib/runtime.js'
 import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
+import { untilBusy } from '../helpers/wait.js'
 
 t.jobs = 2 // the two benches run side by side: half the wall time
 
@@ -31,14 +32,15 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
   const out = join(dir, 'interrupted.json')
   const ports = await privatePorts()
   const bench = spawnTransportsBench({
-    args: ['--duration', '30', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off', '--out', out],
+    args: ['--duration', '300', '--warmup', '0', '--transports', 'ipc', '--profiles', 'seed', '--wrk', 'off', '--out', out],
     env: runtimeEnv(ports),
     detached: true
   })
   t.teardown(() => { if (bench.child.exitCode === null) bench.child.kill('SIGKILL') })
-  const runtimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
-  await bench.waitFor(/\[1\/1\]/, 10_000)
-  await sleep(2000) // inside the 30 s run
+  const runtimePid = Number((await bench.waitFor(RUNTIME_STARTED, 180_000))[1])
+  await bench.waitFor(/\[1\/1\]/, 60_000)
+  // inside the 300 s run (interrupted long before its end): the runtime is busy with the load
+  await untilBusy(runtimePid)
   const tree = processTree(bench.pid)
   t.ok(tree.includes(runtimePid), 'the runtime is the bench\'s child')
   const before = listeningSockets(tree).map((s) => s.port)
@@ -47,7 +49,7 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
   t.same(checkTreeBinds({ label: 'bench', pid: bench.pid, expectedPorts: Object.values(ports), managementPid: runtimePid }).failures, [])
 
   process.kill(-bench.pid, 'SIGINT')
-  const exit = await Promise.race([bench.exited, sleep(45_000).then(() => null)])
+  const exit = await Promise.race([bench.exited, sleep(120_000).then(() => null)])
   t.ok(exit, 'the bench exited')
   t.not(exit?.code, 0, `exit code ${exit?.code} is non-zero`)
   t.ok(existsSync(out), 'the partial result JSON is kept')

@@ -1,9 +1,9 @@
 // A zombie is gone: it holds no port, and a container's PID 1 may never reap it.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { isAlive, waitGone } from '../../bench/scale/alive.js'
+import { procState, until } from '../helpers/wait.js'
 
 t.test('live, exited and zombie processes', async (t) => {
   t.equal(isAlive(process.pid), true, 'this process')
@@ -18,7 +18,8 @@ t.test('live, exited and zombie processes', async (t) => {
   t.teardown(() => parent.kill('SIGKILL'))
   const [line] = await once(parent.stdout, 'data')
   const zombie = Number(String(line).trim())
-  await sleep(300)
+  // wait for the kernel to say it exited (a loaded box may take a while to run it)
+  await until(() => procState(zombie) === 'Z', { what: `process ${zombie} to become a zombie` })
   t.doesNotThrow(() => process.kill(zombie, 0), 'kill(0) still finds the zombie')
   t.equal(isAlive(zombie), false, 'isAlive does not')
   t.same(await waitGone([zombie, exited.pid], 500), [], 'waitGone counts it as gone')

@@ -39,7 +39,7 @@ t.test('PM2\'s view of the app: count, status and restarts', async (t) => {
 
 t.test('cluster mode in a private home, and nothing left after stop', async (t) => {
   const [port] = await freePorts(1)
-  const started = await startTarget('pm2', 2, port, { readyTimeoutMs: 30_000 })
+  const started = await startTarget('pm2', 2, port, { readyTimeoutMs: 120_000 })
   const [home] = homes()
   t.ok(home, 'a private PM2_HOME under the temp folder')
   t.ok(existsSync(join(home, 'touch')), 'first-run marker written (no install ping)')
@@ -61,11 +61,11 @@ t.test('cluster mode in a private home, and nothing left after stop', async (t) 
 
 t.test('Ctrl-C during a run stops the daemon and keeps the partial result', async (t) => {
   const out = join(base, 'interrupted.json')
-  const run = spawnTracked(process.execPath, [RUN, '--targets', 'pm2', '--scale', '1', '--duration', '30', '--warmup', '0', '--wrk', 'off', '--out', out], { env: process.env })
-  const home = await until(() => homes().find((h) => recordedPids(h).length >= 2), 30_000, 'the PM2 daemon and its worker')
+  const run = spawnTracked(process.execPath, [RUN, '--targets', 'pm2', '--scale', '1', '--duration', '300', '--warmup', '0', '--wrk', 'off', '--out', out], { env: process.env })
+  const home = await until(() => homes().find((h) => recordedPids(h).length >= 2), 120_000, 'the PM2 daemon and its worker')
   const pids = recordedPids(home)
   const port = Number(JSON.parse(readFileSync(join(home, 'ecosystem.json'), 'utf8')).apps[0].env.PORT)
-  await until(() => isListening(port), 10_000, 'the worker to listen')
+  await until(() => isListening(port), 60_000, 'the worker to listen')
   await sleep(500)
   run.child.kill('SIGINT')
   const { code } = await run.exited
@@ -77,8 +77,8 @@ t.test('Ctrl-C during a run stops the daemon and keeps the partial result', asyn
 })
 
 t.test('a daemon orphaned by a killed run is stopped before the next start', async (t) => {
-  const run = spawnTracked(process.execPath, [RUN, '--targets', 'pm2', '--scale', '1', '--duration', '30', '--warmup', '0', '--wrk', 'off', '--out', join(base, 'killed.json')], { env: process.env })
-  const home = await until(() => homes().find((h) => recordedPids(h).length >= 2), 30_000, 'the PM2 daemon and its worker')
+  const run = spawnTracked(process.execPath, [RUN, '--targets', 'pm2', '--scale', '1', '--duration', '300', '--warmup', '0', '--wrk', 'off', '--out', join(base, 'killed.json')], { env: process.env })
+  const home = await until(() => homes().find((h) => recordedPids(h).length >= 2), 120_000, 'the PM2 daemon and its worker')
   const pids = recordedPids(home)
   run.child.kill('SIGKILL') // no clean-up can run
   await run.exited

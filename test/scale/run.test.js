@@ -8,6 +8,7 @@ import t from 'tap'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { isAlive } from '../../bench/scale/alive.js'
 import { HOME_PREFIX } from '../../bench/scale/pm2.js'
+import { establishedConnections, until } from '../helpers/wait.js'
 
 const base = mkdtempSync(join(tmpdir(), 'wsr-')) // short: PM2 puts unix sockets in its home
 t.teardown(() => rmSync(base, { recursive: true, force: true }))
@@ -64,14 +65,15 @@ t.test('a cluster worker killed mid-run: FAILED with the reason, exit 1, nothing
   const out = join(base, 'failed.json')
   const run = runScale(['--targets', 'cluster', '--scale', '2', '--duration', '8', '--warmup', '0', '--wrk', 'off', '--connections', '10', '--out', out])
   let workers = []
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 120_000
   while (workers.length < 2 && Date.now() < deadline) {
     await sleep(100)
     const [primary] = childrenOf(run.child.pid)
     workers = primary ? childrenOf(primary) : []
   }
   t.equal(workers.length, 2, 'found the two workers')
-  await sleep(1500) // into the measured load
+  // into the measured load (no warm-up): the bench holds its 10 load connections (readiness checks use one or two)
+  await until(() => establishedConnections(run.child.pid) >= 10, { timeoutMs: 120_000, what: 'the load to start' })
   process.kill(workers[0], 'SIGKILL')
   const { code } = await run.exited
   t.equal(code, 1, 'exit 1')

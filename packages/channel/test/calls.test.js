@@ -4,11 +4,17 @@ import t from 'tap'
 import { ChannelError, connect, openPort } from '../index.js'
 import { startCallee } from './helpers/worker-messaging.js'
 
-for (const kind of ['port', 'shm']) {
-  t.test(`${kind}: calls`, async (t) => {
+const VARIANTS = [
+  { kind: 'port', label: 'port' },
+  { kind: 'shm', label: 'shm' },
+  { kind: 'shm', label: 'shm with Atomics.waitAsync', bell: 'wait-async' }
+]
+
+for (const { kind, label, bell } of VARIANTS) {
+  t.test(`${label}: calls`, async (t) => {
     const callee = await startCallee()
     t.teardown(() => callee.stop())
-    const client = connect('callee', { kind, messaging: callee.messaging, timeoutMs: 20_000, ringBytes: 4096 })
+    const client = connect('callee', { kind, bell, messaging: callee.messaging, timeoutMs: 20_000, ringBytes: 4096 })
     t.teardown(() => client.close())
 
     t.test('answers, in the order asked, from sync and async handlers', async (t) => {
