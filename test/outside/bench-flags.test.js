@@ -20,7 +20,7 @@ async function bench (args, { env = {}, prefix = [] } = {}) {
   const ports = runtimeEnv(await privatePorts())
   const [command, ...rest] = [...prefix, process.execPath, RUN, ...args]
   try {
-    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 150_000 })
+    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
     return { code: 0, stdout, stderr, ports }
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }

@@ -14,7 +14,7 @@ import { spawnTracked } from '../../bench/lib/processes.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the
 // processes and runtimes it starts can take minutes, so the file gets room.
-t.setTimeout(360_000)
+t.setTimeout(600_000)
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')
@@ -26,7 +26,7 @@ async function bench (args, { env = {}, prefix = [] } = {}) {
   const ports = runtimeEnv(await privatePorts())
   const [command, ...rest] = [...prefix, process.execPath, RUN, ...args]
   try {
-    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 150_000 })
+    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
     return { code: 0, stdout, stderr, ports }
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }
