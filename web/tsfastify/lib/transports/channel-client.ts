@@ -4,14 +4,19 @@ import { type ChannelClient, connect } from '@watt-lab/channel'
 import { checkHelloObject, helloBody, MAX_SIZE } from '../../../../lib/contract.js'
 import { type CallRequest, type CallResult, DownstreamError, type Transport, type TransportSettings } from '../transport.ts'
 
+const BACKSTOP_MARGIN_MS = 1000
+
 export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm'): Transport {
   const clients = new Map<string, ChannelClient>()
   function clientFor (service: string): ChannelClient {
     let client = clients.get(service)
     if (!client) {
-      // The library's own deadline is the fan-out's (which also aborts the signal first);
-      // answers may carry the largest contract body, with room for the JSON around it.
-      client = connect(service, { kind, timeoutMs: callTimeoutMs, maxPayloadBytes: 2 * MAX_SIZE })
+      // The fan-out owns the deadline and aborts the signal. The library's own deadline is
+      // only a backstop, set past the fan-out's: equal, its one timer per client could fire
+      // for another request's calls before that request's fan-out timer ran, and those
+      // calls answered 502 instead of 504 (seen in the hang check under load).
+      // Answers may carry the largest contract body, with room for the JSON around it.
+      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE })
       clients.set(service, client)
     }
     return client
