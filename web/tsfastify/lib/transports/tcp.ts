@@ -21,17 +21,25 @@ export const create: CreateTransport = ({ name, callsInFlightPerService: connect
  * `connections` sockets, no pipelining, the client's keep-alive below the server's.
  */
 export function createPooledHttp (name: string, connections: number, addressOf: (service: string) => { host: string, port: number }): Transport {
+  return createPooledHttpOver(name, (service) => {
+    const { host, port } = addressOf(service)
+    return new Pool(`http://${host.includes(':') ? `[${host}]` : host}:${port}`, { connections, ...POOL_KEEP_ALIVE, pipelining: 1 })
+  })
+}
+
+/** The keep-alive every pooled HTTP transport uses (tcp's, and http-port's over a MessagePort). */
+export const POOL_KEEP_ALIVE = { keepAliveTimeout: CLIENT_KEEP_ALIVE_MS, keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS }
+
+/**
+ * One pool per service, made on first use by `poolFor`; the pool is the in-flight bound.
+ * Every HTTP transport with a pool of its own (tcp, tcp-process, tcp-remote, http-port) is this.
+ */
+export function createPooledHttpOver (name: string, makePool: (service: string) => Pool): Transport {
   const pools = new Map<string, Pool>()
   function poolFor (service: string): Pool {
     let pool = pools.get(service)
     if (!pool) {
-      const { host, port } = addressOf(service)
-      pool = new Pool(`http://${host.includes(':') ? `[${host}]` : host}:${port}`, {
-        connections,
-        pipelining: 1,
-        keepAliveTimeout: CLIENT_KEEP_ALIVE_MS,
-        keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS
-      })
+      pool = makePool(service)
       pools.set(service, pool)
     }
     return pool
