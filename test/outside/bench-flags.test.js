@@ -1,31 +1,12 @@
 // The bench's flags for the transports outside the runtime: bad values answered
 // with exit 2 and the reason, before anything starts.
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
+import { QUICK, bench } from '../helpers/outside-bench.js'
 import { isListening } from '../../bench/lib/ports.js'
-import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the
 // processes and runtimes it starts can take minutes, so the file gets room.
 t.setTimeout(360_000)
-
-const run = promisify(execFile)
-const root = join(import.meta.dirname, '..', '..')
-const RUN = join(root, 'bench', 'transports', 'run.js')
-const QUICK = ['--profiles', 'latency', '--duration', '1', '--warmup', '0', '--wrk', 'off']
-
-async function bench (args, { env = {}, prefix = [] } = {}) {
-  const ports = runtimeEnv(await privatePorts())
-  const [command, ...rest] = [...prefix, process.execPath, RUN, ...args]
-  try {
-    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
-    return { code: 0, stdout, stderr, ports }
-  } catch (err) {
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }
-  }
-}
 
 t.test('bad flags: exit 2 with the reason, nothing started', async (t) => {
   const cases = [

@@ -1,12 +1,11 @@
 // The bench with tcp-process and tcp-remote: a short verified run with their CPU
 // per call from /proc and the report's distance section, and nothing left behind,
 // also after Ctrl-C.
-import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { promisify } from 'node:util'
 import t from 'tap'
+import { QUICK, RUN, alive, bench, root, run } from '../helpers/outside-bench.js'
 import { labNamespaces, namespaceSupport } from '../../bench/lib/netns.js'
 import { isListening } from '../../bench/lib/ports.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
@@ -16,31 +15,7 @@ import { spawnTracked } from '../../bench/lib/processes.js'
 // processes and runtimes it starts can take minutes, so the file gets room.
 t.setTimeout(600_000)
 
-const run = promisify(execFile)
-const root = join(import.meta.dirname, '..', '..')
-const RUN = join(root, 'bench', 'transports', 'run.js')
-const QUICK = ['--profiles', 'latency', '--duration', '1', '--warmup', '0', '--wrk', 'off']
 const support = namespaceSupport()
-
-async function bench (args, { env = {}, prefix = [] } = {}) {
-  const ports = runtimeEnv(await privatePorts())
-  const [command, ...rest] = [...prefix, process.execPath, RUN, ...args]
-  try {
-    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
-    return { code: 0, stdout, stderr, ports }
-  } catch (err) {
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }
-  }
-}
-
-function alive (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 t.test('tcp-process and tcp-remote: verified, CPU per call from /proc, the distance section, nothing left', async (t) => {
   const dir = t.testdir()

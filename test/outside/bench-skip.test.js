@@ -1,32 +1,14 @@
 // Where network namespaces cannot be made (here: the bench run as an unprivileged
 // user), tcp-remote is skipped with a clear reason and the other transports run.
-import { execFile } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
-import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
+import { QUICK, bench } from '../helpers/outside-bench.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the
 // processes and runtimes it starts can take minutes, so the file gets room.
 t.setTimeout(600_000)
-
-const run = promisify(execFile)
-const root = join(import.meta.dirname, '..', '..')
-const RUN = join(root, 'bench', 'transports', 'run.js')
-const QUICK = ['--profiles', 'latency', '--duration', '1', '--warmup', '0', '--wrk', 'off']
-
-async function bench (args, { env = {}, prefix = [] } = {}) {
-  const ports = runtimeEnv(await privatePorts())
-  const [command, ...rest] = [...prefix, process.execPath, RUN, ...args]
-  try {
-    const { stdout, stderr } = await run(command, rest, { cwd: root, env: { ...process.env, ...ports, ...env }, timeout: 300_000 })
-    return { code: 0, stdout, stderr, ports }
-  } catch (err) {
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr, ports }
-  }
-}
 
 t.test('where namespaces cannot be made, tcp-remote is skipped with the reason and the rest runs', async (t) => {
   // As root, become an unprivileged user for this run; otherwise we already are one.

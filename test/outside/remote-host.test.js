@@ -5,6 +5,7 @@
 // the reason, where namespaces cannot be made.
 import { createInterface } from 'node:readline'
 import t from 'tap'
+import { alive } from '../helpers/outside-bench.js'
 import { request } from 'undici'
 import { labInterfaces, labNamespaces, namespaceSupport, removeOrphans } from '../../bench/lib/netns.js'
 import { freePorts } from '../../bench/lib/ports.js'
@@ -25,15 +26,6 @@ t.test('the reasons given when namespaces cannot be made', async (t) => {
 
 const support = namespaceSupport()
 const skip = support.ok ? false : `network namespaces unavailable here: ${support.reason}`
-
-function alive (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function ports () {
   const free = await freePorts(4)

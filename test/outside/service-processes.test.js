@@ -3,6 +3,7 @@
 // when the harness is interrupted.
 import { createInterface } from 'node:readline'
 import t from 'tap'
+import { alive } from '../helpers/outside-bench.js'
 import { request } from 'undici'
 import { isListening, freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
@@ -14,15 +15,6 @@ import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 t.setTimeout(360_000)
 
 const HOLDER = new URL('../helpers/outside-holder.js', import.meta.url).pathname
-
-function alive (pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function until (condition, what, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs
