@@ -32,7 +32,7 @@ export const POOL_KEEP_ALIVE = { keepAliveTimeout: CLIENT_KEEP_ALIVE_MS, keepAli
 
 /**
  * One pool per service, made on first use by `poolFor`; the pool is the in-flight bound.
- * Every HTTP transport with a pool of its own (tcp, tcp-process, tcp-remote, http-port) is this.
+ * Every HTTP transport with a pool of its own is this (the tcp family and http-port).
  */
 export function createPooledHttpOver (name: string, makePool: (service: string) => Pool): Transport {
   const pools = new Map<string, Pool>()
