@@ -1,11 +1,14 @@
 // @ts-check
 // The handler every downstream service mounts: `GET /hello?size=N` over HTTP
-// (mesh and TCP reach this same function) and a `hello` messaging handler for RPC.
+// (mesh and TCP reach this same function) and one `hello` message handler for
+// Watt messaging and the channel library alike.
 import { createServer } from 'node:http'
+import { serve } from '@watt-lab/channel'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { serveHttpPortInWatt } from '@watt-lab/channel/http'
 import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
 import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
-import { HOST, tcpPortOf } from './ports.js'
+import { serviceBindHost, tcpPortOf } from './ports.js'
 
 /** Server-side keep-alive, longer than every client pool's, so clients close first. */
 export const SERVER_KEEP_ALIVE_MS = 10_000
@@ -59,19 +62,33 @@ function send (res, status, body) {
 }
 
 /**
- * Registers the `hello` messaging handler (the `rpc` transport) in this worker.
- * Bad input throws; the caller's `send` rejects with that message.
+ * The `hello` handler for message transports: the contract's object for a
+ * `{ size, delay?, corrupt? }` message. Bad input throws; the caller sees that
+ * message. A delay ends early when the caller cancels (the channel library passes a
+ * signal; Watt messaging passes none).
+ * @param {string} service
+ */
+export function createHelloHandler (service) {
+  return async function hello (/** @type {Record<string, unknown>} */ message, /** @type {{ signal?: AbortSignal } | undefined} */ context) {
+    const { size, fault } = parseHelloRequest(message ?? {})
+    if (fault.delay) await sleep(fault.delay, undefined, context?.signal instanceof AbortSignal ? { signal: context.signal } : undefined)
+    const hello = helloObject(service, size)
+    return fault.corrupt ? { ...hello, pad: hello.pad.slice(1) + '!' } : hello
+  }
+}
+
+/**
+ * Registers the one `hello` handler in this worker for every message transport:
+ * Watt messaging (`rpc`) and the channel library's `serve` (every channel kind it
+ * offers, opened by the entry on first use).
  * @param {string} service
  */
 export function handleHelloMessages (service) {
   const messaging = /** @type {any} */ (globalThis).platformatic?.messaging
   if (!messaging) return // running outside Watt (e.g. a unit test): nothing to register
-  messaging.handle('hello', async (/** @type {Record<string, unknown>} */ message) => {
-    const { size, fault } = parseHelloRequest(message ?? {})
-    if (fault.delay) await sleep(fault.delay)
-    const hello = helloObject(service, size)
-    return fault.corrupt ? { ...hello, pad: hello.pad.slice(1) + '!' } : hello
-  })
+  const hello = createHelloHandler(service)
+  messaging.handle('hello', hello)
+  serve({ hello }, { messaging })
 }
 
 /**
@@ -93,7 +110,8 @@ export function closeOnStop (close) {
 export function serveHello (service) {
   const server = createServer({ keepAliveTimeout: SERVER_KEEP_ALIVE_MS }, createHelloListener(service))
   answerProtocolErrorsWithJson(server, { clientErrors: true })
-  server.listen({ port: tcpPortOf(service), host: HOST })
+  server.listen({ port: tcpPortOf(service), host: serviceBindHost() })
+  serveHttpPortInWatt(server) // the http-port transport: same server, connections over a MessagePort
   handleHelloMessages(service)
   closeOnStop(() => {
     server.close()

@@ -72,7 +72,12 @@ const BUILT_IN = [
   { name: 'ipc', description: "HTTP over Watt's mesh (MessagePort between worker threads)", crossesThreads: true, http: true },
   { name: 'tcp', description: 'HTTP over loopback TCP to the same worker, through a keep-alive pool per service', crossesThreads: true, http: true },
   { name: 'rpc', description: 'Watt messaging: structured-clone RPC over a persistent MessagePort, no HTTP', crossesThreads: true, http: false },
-  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false }
+  { name: 'direct', description: 'no call: the same bytes built and verified in-process (the floor)', crossesThreads: false, http: false },
+  { name: 'port', description: '@watt-lab/channel: batched request/response messages over a dedicated MessagePort per service', crossesThreads: true, http: false },
+  { name: 'shm', description: '@watt-lab/channel: JSON frames in SharedArrayBuffer rings per service, a MessagePort as doorbell', crossesThreads: true, http: false },
+  { name: 'http-port', description: "real HTTP/1.1 to the service's own http.Server over one in-process MessagePort per service (@watt-lab/channel/http), a keep-alive pool sized as tcp's", crossesThreads: true, http: true },
+  { name: 'tcp-process', description: 'HTTP over loopback TCP to the same service code run as its own Node process, through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'service-processes' },
+  { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' }
 ]
 
 /** The transport every ratio is taken against (the classic microservice call). */
@@ -86,14 +91,58 @@ export const BASELINE_TRANSPORT = 'tcp'
  * stop it; bench/lib/requirements.js calls it once per tag for the transports asked.
  * Start processes with bench/lib/processes.js (spawnTracked, onCleanup) so Ctrl-C stops them too.
  * Transports whose targets the harness must start or find add their tag here.
- * @typedef {{ env?: Record<string, string>, stop: () => Promise<void> }} StartedRequirement
+ * `options` carries the bench's flags for it (e.g. rttMs, serviceHost). A start may
+ * also report transports it could not provide here (`skipped`, with the reason: the
+ * bench skips them and says so), what it started (`about`, for the report), its
+ * processes' CPU so far (`cpuSeconds`) and a way to change its network round trip.
+ * @typedef {object} StartedRequirement
+ * @property {Record<string, string>} [env]
+ * @property {() => Promise<void>} stop
+ * @property {{ transport: string, reason: string }[]} [skipped]
+ * @property {Record<string, any>} [about]
+ * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
+ * @property {(rttMs: number) => Promise<void>} [setRtt]
  * @typedef {object} Requirement
  * @property {string} description
  * @property {(env: NodeJS.ProcessEnv) => string | null} check
- * @property {(env: NodeJS.ProcessEnv) => Promise<StartedRequirement>} [start]
+ * @property {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} [start]
  */
 /** @type {Record<string, Requirement>} */
-export const REQUIREMENTS = {}
+export const REQUIREMENTS = {
+  'service-processes': {
+    description: 'the four services, each its own Node process on loopback (the bench starts and stops them)',
+    check: (env) => outsideAddressesMissing(env, 'process', 'the service processes are not running (the bench starts them for --transports tcp-process)'),
+    // Imported only when a bench starts it: the entry, which reads this file too, never spawns.
+    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startServiceProcessesRequirement(env, options)
+  },
+  'remote-host': {
+    description: 'the four services on another host: a network namespace the bench makes (root, iproute2), or --service-host',
+    check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)'),
+    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startRemoteHostRequirement(env, options)
+  }
+}
+
+/**
+ * Where the transports that leave the runtime find the services by default: as
+ * processes 10 ports above the in-runtime listeners, on the remote host on the
+ * same ports at the first address the harness gives its namespace. The entry is
+ * told the real addresses through <SERVICE>_PROCESS_ADDR / <SERVICE>_REMOTE_ADDR.
+ */
+export const OUTSIDE = Object.freeze({
+  process: Object.freeze({ defaultHost: HOST, portOffset: 10 }),
+  remote: Object.freeze({ defaultHost: '10.213.0.2', portOffset: 0 })
+})
+
+/**
+ * null when every service's address for `placement` is set, else why not.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {'process' | 'remote'} placement
+ * @param {string} reason
+ */
+function outsideAddressesMissing (env, placement, reason) {
+  const missing = SERVICES.map((s) => `${s.name.toUpperCase()}_${placement.toUpperCase()}_ADDR`).filter((name) => !env[name])
+  return missing.length === 0 ? null : `${reason}; ${missing.join(', ')} not set`
+}
 
 /**
  * Test-only hook: LAB_EXTRA_TRANSPORTS names a JSON file holding more transport

@@ -13,7 +13,7 @@ const UNKNOWN_EVERY = 50
 
 /**
  * @typedef {'disk' | 'net-ipc' | 'net-tcp'} Source
- * @typedef {'stream' | 'promise'} Mode
+ * @typedef {'stream' | 'scan' | 'promise'} Mode
  */
 
 /**

@@ -4,7 +4,7 @@ import { UsageError } from '../lib/cli.js'
 import { parseSize } from './dataset/size.js'
 
 export const SOURCES = /** @type {const} */ (['disk', 'net-ipc', 'net-tcp'])
-export const MODES = /** @type {const} */ (['stream', 'promise'])
+export const MODES = /** @type {const} */ (['stream', 'scan', 'promise'])
 export const DATASET_CHOICES = /** @type {const} */ (['small', 'large'])
 
 /**
@@ -22,7 +22,7 @@ export const PROFILES = {
 /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
 export const FLAGS = {
   duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds measured per small-dataset run' },
-  'large-duration': { type: 'integer', min: 1, max: 3600, help: 'seconds per large-dataset run (default 30, longer for big datasets: ~3 answers per connection)' },
+  'large-duration': { type: 'integer', min: 1, max: 3600, help: 'seconds per large-dataset run (default: ~3 answers per connection at each mode\'s expected rate, at least 30)' },
   warmup: { type: 'integer', default: 2, min: 0, max: 120, help: 'seconds of unmeasured load before each small-dataset run' },
   rounds: { type: 'integer', default: 1, min: 1, max: 50, help: 'interleaved rounds (A B C A B C …)' },
   profile: { type: 'string', default: 'scaled', choices: Object.keys(PROFILES), help: 'connections: scaled = small 10 / large 2, original = 400 / 400' },
@@ -30,7 +30,7 @@ export const FLAGS = {
   'large-connections': { type: 'integer', min: 1, max: 10_000, help: 'override the profile\'s connections on the large dataset' },
   datasets: { type: 'list', default: [...DATASET_CHOICES], choices: DATASET_CHOICES, help: 'which datasets' },
   sources: { type: 'list', default: [...SOURCES], choices: SOURCES, help: 'where the data comes from (the large dataset has net sources only)' },
-  modes: { type: 'list', default: [...MODES], choices: MODES, help: 'stream (stream-json) and/or promise (read whole, JSON.parse)' },
+  modes: { type: 'list', default: [...MODES], choices: MODES, help: 'stream (stream-json), scan (record scanner + JSON.parse per chunk) and/or promise (read whole, JSON.parse)' },
   'small-size': { type: 'string', default: '4MB', help: 'small (speakers) dataset size, e.g. 4MB' },
   'large-size': { type: 'string', default: '100MB', help: 'large (zipcodes) dataset size, e.g. 100MB, 2GB' },
   seed: { type: 'integer', default: 1, min: 0, max: 2 ** 31 - 1, help: 'dataset seed (same seed, same bytes everywhere)' },
@@ -40,24 +40,30 @@ export const FLAGS = {
   // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
 }
 
-/** A pessimistic streaming scan rate of one data-api thread (stream-json), for default durations only. */
-const SCAN_BYTES_PER_S = 25e6
+/**
+ * Pessimistic rates at which one data-api thread gets through a dataset, per
+ * mode, for default durations only (stream-json ~25–35 MB/s here; the scanner
+ * with JSON.parse several times that; a buffered answer is refused or parses
+ * at JSON.parse speed).
+ */
+const BYTES_PER_S = { stream: 25e6, scan: 80e6, promise: 80e6 }
 const MAX_AUTO_S = 900
 
 /**
- * Fills in the run length and timeout the user left out. One large-dataset
- * answer takes about connections × size ÷ scan rate (the requests share one
- * thread): a run lasts three of those, a request may take two, so
+ * Fills in the timeout the user left out, and the large-dataset run length per
+ * mode when --large-duration is not given. One large-dataset answer takes about
+ * connections × size ÷ rate (the requests share one thread): a run lasts three
+ * of those, a request may take two (at the slowest mode's rate), so
  * `--large-size 2GB` alone still gets answers instead of timeouts.
- * @param {Record<string, any>} flags  parsed flags; largeDuration and timeout are set in place
+ * @param {Record<string, any>} flags  parsed flags; largeDurationByMode and timeout are set in place
  * @param {{ small: number, large: number }} sizes
  */
 export function resolveTiming (flags, sizes) {
   const profile = PROFILES[/** @type {keyof typeof PROFILES} */ (flags.profile)]
-  const oneAnswerS = ((flags.largeConnections ?? profile.large) * sizes.large) / SCAN_BYTES_PER_S
+  const oneAnswerS = (/** @type {keyof typeof BYTES_PER_S} */ mode) => ((flags.largeConnections ?? profile.large) * sizes.large) / BYTES_PER_S[mode]
   // capped: the original profile's 400 connections on a big file cannot be waited out (they time out, as in the write-up)
-  flags.largeDuration ??= Math.min(MAX_AUTO_S, Math.max(30, Math.ceil(3 * oneAnswerS)))
-  flags.timeout ??= Math.min(MAX_AUTO_S, Math.max(60, Math.ceil(2 * oneAnswerS)))
+  flags.largeDurationByMode = Object.fromEntries(MODES.map((mode) => [mode, flags.largeDuration ?? Math.min(MAX_AUTO_S, Math.max(30, Math.ceil(3 * oneAnswerS(mode))))]))
+  flags.timeout ??= Math.min(MAX_AUTO_S, Math.max(60, Math.ceil(2 * oneAnswerS('stream'))))
   return flags
 }
 
@@ -82,7 +88,7 @@ export function casesFrom (flags) {
   const custom = flags.connections !== undefined || flags.largeConnections !== undefined
   /** @type {DataCase[]} */
   const cases = []
-  // stream variants first: a buffered variant refused at this size (507) stops the run after them
+  // streaming variants first: a buffered variant refused at this size (507) stops the run after them
   for (const dataset of /** @type {('small' | 'large')[]} */ (flags.datasets)) {
     for (const mode of /** @type {DataCase['mode'][]} */ (flags.modes)) {
       for (const source of /** @type {DataCase['source'][]} */ (flags.sources)) {
@@ -94,7 +100,7 @@ export function casesFrom (flags) {
           source,
           mode,
           connections: dataset === 'small' ? (flags.connections ?? profile.small) : (flags.largeConnections ?? profile.large),
-          duration: dataset === 'small' ? flags.duration : flags.largeDuration,
+          duration: dataset === 'small' ? flags.duration : flags.largeDurationByMode[mode],
           warmup: dataset === 'small' ? flags.warmup : 0
         })
       }

@@ -3,6 +3,8 @@
 import Table from 'cli-table3'
 import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
+import { parserName } from './parsers.js'
+import { isRefused, variantsChart } from './report-chart.js'
 
 /** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
 function rps (n) {
@@ -24,18 +26,35 @@ function rowsByTarget (result) {
   return rows
 }
 
+const PARSERS_TEXT = 'Each mode is named by its parser: **stream** parses with stream-json (a tokenizer written in JavaScript; the generic-parser row), **scan** streams too but cuts the bytes at record boundaries with a byte-level scanner and parses each chunk\'s records with the native `JSON.parse` (every record is parsed and validated), **promise** reads the whole dataset and parses it with one `JSON.parse`. stream vs scan is the cost of the parser; scan vs promise is the cost of streaming. REFUSED (507) is by design: a buffered answer that cannot fit the heap (or one V8 string) is refused instead of crashing the worker; it is not a number.'
+
+/** @param {any[]} runs */
+function durationsOf (runs) {
+  const unique = [...new Set(runs.map((r) => r.duration))]
+  return unique.length ? unique.join('/') : '?'
+}
+
+/**
+ * A variant refused by design (507) says so; anything else failed.
+ * @param {any} entry
+ */
+function failedLabel (entry) {
+  return isRefused(entry) ? 'REFUSED (507)' : 'FAILED'
+}
+
 /**
  * The console table printed after the summary: memory beside throughput.
  * @param {any} result
  */
 export function memoryTable (result) {
-  const table = new Table({ head: ['target', 'req/s', 'dataset MB/s', 'p99 ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB'], style: { head: [], border: [] } })
+  const table = new Table({ head: ['target', 'parser', 'req/s', 'dataset MB/s', 'p99 ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB'], style: { head: [], border: [] } })
   for (const { target, entry, mine } of rowsByTarget(result)) {
+    const parser = parserName(target.split('/')[2], result.config?.streamJsonVersion)
     if (entry.failed) {
-      table.push([target, 'FAILED', entry.failures.join('; ').slice(0, 70), '', '', '', '', ''])
+      table.push([target, parser, failedLabel(entry), entry.failures.join('; ').slice(0, 70), '', '', '', '', ''])
       continue
     }
-    table.push([target, rps(entry.requestsPerSec.median), num(median(mine, (r) => r.datasetMBPerSec)), num(median(mine, (r) => r.latencyMs.p99), 0),
+    table.push([target, parser, rps(entry.requestsPerSec.median), num(median(mine, (r) => r.datasetMBPerSec)), num(median(mine, (r) => r.latencyMs.p99), 0),
       fmt(median(mine, (r) => r.errors)), fmt(median(mine, (r) => r.timeouts)), mib(median(mine, (r) => r.peakRssBytes)), mib(median(mine, (r) => r.memoryConsumedBytes))])
   }
   return table.toString()
@@ -58,12 +77,12 @@ export function dataReport (result) {
     const targets = ok.map((row) => row.target)
     sections.push({
       title: `The ${dataset} dataset (${info ? `${(info.bytes / 1e6).toFixed(1)} MB, ${info.records.toLocaleString('en-US')} records` : 'size unknown'})`,
-      text: `${first?.connections ?? '?'} connections, ${first?.duration ?? '?'} s per run${first?.warmup ? ` after ${first.warmup} s warm-up` : ''}, ids rotating so every request filters for another id; every response checked against the dataset's manifest (length and SHA-256). Medians across ${config.rounds} round(s). "Dataset MB/s" is req/s × dataset size: how fast the variant gets through the data. Peak RSS is the whole serving process (the Watt runtime with its data-api and data-source threads) during the measured run${config.runtime === 'per-run' ? ', each run in a fresh runtime; "consumed" is peak minus the runtime\'s RSS when idle before the run.' : ', in one runtime shared by every run: memory carries over from variant to variant, so no "consumed" figure.'}`,
+      text: `${first?.connections ?? '?'} connections, ${durationsOf(runs.filter((/** @type {any} */ r) => r.dataset === dataset))} s per run${first?.warmup ? ` after ${first.warmup} s warm-up` : ''}, ids rotating so every request filters for another id; every response checked against the dataset's manifest (length and SHA-256). Medians across ${config.rounds} round(s). "Dataset MB/s" is req/s × dataset size: how fast the variant gets through the data. Peak RSS is the whole serving process (the Watt runtime with its data-api and data-source threads) during the measured run${config.runtime === 'per-run' ? ', each run in a fresh runtime; "consumed" is peak minus the runtime\'s RSS when idle before the run.' : ', in one runtime shared by every run: memory carries over from variant to variant, so no "consumed" figure.'}\n\n${PARSERS_TEXT}`,
       table: {
-        headers: ['variant', 'req/s', 'min – max', 'dataset MB/s', 'avg ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB', 'loadgen CPU %'],
+        headers: ['variant', 'parser', 'req/s', 'min – max', 'dataset MB/s', 'avg ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB', 'loadgen CPU %'],
         rows: mine.map(({ target, entry, mine: ok }) => entry.failed
-          ? [target, 'FAILED', entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
-          : [target, rps(entry.requestsPerSec.median), `${rps(entry.requestsPerSec.min)} – ${rps(entry.requestsPerSec.max)}`,
+          ? [target, parserName(target.split('/')[2], config.streamJsonVersion), failedLabel(entry), entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
+          : [target, parserName(target.split('/')[2], config.streamJsonVersion), rps(entry.requestsPerSec.median), `${rps(entry.requestsPerSec.min)} – ${rps(entry.requestsPerSec.max)}`,
               num(median(ok, (r) => r.datasetMBPerSec)), num(median(ok, (r) => r.latencyMs.avg), 0), num(median(ok, (r) => r.latencyMs.p50), 0),
               num(median(ok, (r) => r.latencyMs.p99), 0), num(median(ok, (r) => r.latencyMs.max), 0), fmt(median(ok, (r) => r.errors)),
               fmt(median(ok, (r) => r.timeouts)), mib(median(ok, (r) => r.peakRssBytes)), mib(median(ok, (r) => r.memoryConsumedBytes)),
@@ -72,6 +91,7 @@ export function dataReport (result) {
       charts: targets.length === 0
         ? []
         : [
+            variantsChart({ dataset, rows: mine, median, streamJsonVersion: config.streamJsonVersion }),
             barChart({ title: `Requests/s (${dataset})`, categories: targets, series: [{ name: 'median req/s', values: ok.map((row) => row.entry.requestsPerSec.median) }], unit: 'req/s' }),
             barChart({
               title: `Latency, ms (${dataset})`,

@@ -62,6 +62,11 @@ runSuiteCommand({
   measure: (kase, { progress, context }) => measureVariant(/** @type {import('./plan.js').DataCase} */ (kase), context.variants, progress),
   afterRuns: (result) => { process.stdout.write(memoryTable(result) + '\n') },
   crossCheck: (result, { plan, context }) => crossCheckWithWrk(/** @type {import('./plan.js').DataCase[]} */ (plan.cases), context.variants),
+  // a buffered variant refused (507) at a size it can never fit fails as a run, not the suite
+  refusedByDesign: {
+    test: (run) => Boolean(run.refused),
+    message: 'every failed run is a buffered variant refusing (507) a dataset it cannot fit, as designed: the suite passes'
+  },
   report: dataReport
 })
 

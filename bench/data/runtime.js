@@ -22,6 +22,8 @@ export const DATA_DEFAULTS = {
   DATA_TCP_CONNECTIONS: '64',
   DATA_UPSTREAM_TIMEOUT_MS: '60000',
   DATA_SOURCE_STALL_MS: '10000',
+  // the largest record the streaming variants hold (8 MiB); tests shrink it to prove the cap
+  DATA_MAX_RECORD_BYTES: String(8 * 1024 * 1024),
   // the data-api worker's heap: Watt's defaults; tests shrink it to prove streaming stays bounded
   DATA_API_MAX_HEAP: '4GB',
   DATA_API_MAX_YOUNG: '128MB'

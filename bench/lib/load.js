@@ -14,6 +14,8 @@ import autocannon from 'autocannon'
  * @property {number} [timeoutS]           per-request timeout, seconds
  * @property {(elapsedS: number) => void} [onTick]
  * @property {RotatingPaths} [rotate]       vary the path per request and check every 2xx answer
+ * @property {boolean} [remoteEntry]        allow a non-loopback URL: only the cluster load Job
+ *                                          (bench/remote/load-job.js), told so explicitly
  */
 
 /**
@@ -44,9 +46,9 @@ import autocannon from 'autocannon'
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, rotate }) {
+export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, rotate, remoteEntry = false }) {
   const host = new URL(url).hostname
-  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
+  if (!remoteEntry && host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
     throw new Error(`load tests target loopback only, not ${host}`)
   }
   const rotation = rotate ? rotatingRequests(rotate, { pipelining, workers, expectBody }) : null

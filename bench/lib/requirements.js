@@ -2,15 +2,23 @@
 // Starts what the asked-for transports need before the runtime (lib/topology.js
 // REQUIREMENTS: e.g. services as separate processes), once per tag, and stops it
 // afterwards in reverse order. Transports that run inside the runtime need nothing.
+// A requirement may skip transports it cannot provide here (with the reason),
+// say what it started, and measure its processes' CPU.
 import { REQUIREMENTS, requirementsOf } from '../../lib/topology.js'
 
 /**
  * @param {string[]} transports
  * @param {NodeJS.ProcessEnv} [env]
- * @returns {Promise<{ tags: string[], env: Record<string, string>, stop: () => Promise<void> }>}
+ * @param {Record<string, any>} [options]  the bench's flags for the requirements (rttMs, serviceHost)
+ * @returns {Promise<{
+ *   tags: string[], env: Record<string, string>, stop: () => Promise<void>,
+ *   skipped: { transport: string, reason: string }[], about: Record<string, any>,
+ *   cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null,
+ *   setRtt: (rttMs: number) => Promise<void>
+ * }>}
  *   env: what the runtime must be started with to reach them
  */
-export async function startRequirements (transports, env = process.env) {
+export async function startRequirements (transports, env = process.env, options = {}) {
   const tags = [...new Set(transports.flatMap((name) => requirementsOf(name).map((r) => r.tag)))]
   /** @type {import('../../lib/topology.js').StartedRequirement[]} */
   const started = []
@@ -23,7 +31,8 @@ export async function startRequirements (transports, env = process.env) {
     for (const tag of tags) {
       const start = REQUIREMENTS[tag]?.start
       if (!start) continue
-      const item = await start({ ...env, ...extraEnv })
+      const mine = transports.filter((name) => requirementsOf(name).some((r) => r.tag === tag))
+      const item = await start({ ...env, ...extraEnv }, { ...options, transports: mine })
       started.push(item)
       Object.assign(extraEnv, item.env ?? {})
     }
@@ -31,5 +40,20 @@ export async function startRequirements (transports, env = process.env) {
     await stop()
     throw err
   }
-  return { tags, env: extraEnv, stop }
+  const all = [...started]
+  return {
+    tags,
+    env: extraEnv,
+    stop,
+    skipped: all.flatMap((item) => item.skipped ?? []),
+    about: Object.assign({}, ...all.map((item) => item.about ?? {})),
+    cpuSeconds: (transport) => {
+      for (const item of all) {
+        const cpu = item.cpuSeconds?.(transport)
+        if (cpu) return cpu
+      }
+      return null
+    },
+    setRtt: async (rttMs) => { for (const item of all) await item.setRtt?.(rttMs) }
+  }
 }

@@ -19,7 +19,9 @@ export function profileReport (result) {
       headers: ['category', ...runs.map((/** @type {any} */ r) => `${r.target} µs`)],
       rows: [
         ...categories.map((category) => [category, ...runs.map((/** @type {any} */ r) => total(r, category).toFixed(1))]),
-        ['total', ...runs.map((/** @type {any} */ r) => APPLICATIONS.reduce((sum, app) => sum + r.cpuProfile.threads[app].busyUsPerCall, 0).toFixed(1))],
+        ['total (Watt threads)', ...runs.map((/** @type {any} */ r) => APPLICATIONS.reduce((sum, app) => sum + r.cpuProfile.threads[app].busyUsPerCall, 0).toFixed(1))],
+        ['service processes µs, from /proc (not profiled)', ...runs.map((/** @type {any} */ r) => r.cpuProfile.outsideUsPerCall ? r.cpuProfile.outsideUsPerCall.services.toFixed(1) : '–')],
+        ['delay relay µs, from /proc (the network stand-in)', ...runs.map((/** @type {any} */ r) => r.cpuProfile.outsideUsPerCall?.relay != null ? r.cpuProfile.outsideUsPerCall.relay.toFixed(1) : '–')],
         ['req/s while profiled', ...runs.map((/** @type {any} */ r) => Math.round(r.requestsPerSec))]
       ]
     },

@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readFile } from 'node:fs/promises'
+import { UsageError } from '../lib/cli.js'
 import { runSuiteCommand } from '../lib/driver.js'
+import { checkOutsideFlags } from '../lib/outside-targets.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { startRequirements } from '../lib/requirements.js'
@@ -15,7 +17,7 @@ import { readRuntimeSettings } from '../lib/runtime-settings.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
 import { FLAGS as TRANSPORT_FLAGS } from '../transports/plan.js'
-import { assertTransportsAvailable } from '../transports/profiles.js'
+import { assertTransportsAvailable, OUTSIDE_FLAGS } from '../transports/profiles.js'
 import { APPLICATIONS, writeProfilingConfig } from './config.js'
 import { selfTimeInWindow } from './cpuprofile.js'
 import { profileReport } from './report.js'
@@ -29,7 +31,8 @@ const FLAGS = {
   pipelining: { ...TRANSPORT_FLAGS.pipelining, default: 1, help: 'pipelining' },
   transports: TRANSPORT_FLAGS.transports,
   fanout: TRANSPORT_FLAGS.fanout,
-  size: TRANSPORT_FLAGS.size
+  size: TRANSPORT_FLAGS.size,
+  ...OUTSIDE_FLAGS
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n)
@@ -39,28 +42,24 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n)
  * @param {Record<string, any>} flags
  * @param {{ tick: (s: number) => void }} progress
  * @param {import('../lib/driver.js').Context} context  gets the runtime's settings (every case's runtime is started alike)
+ * @param {Awaited<ReturnType<typeof startRequirements>>} outside  service processes / remote host (not profiled: CPU from /proc)
  */
-async function profileTransport (kase, flags, progress, context) {
+async function profileTransport (kase, flags, progress, context, outside) {
   const dir = join(PROJECT_ROOT, '.cache', 'profile', kase.transport)
   const profiles = join(dir, 'profiles')
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(profiles, { recursive: true })
   const configFile = writeProfilingConfig(join(dir, 'config'))
-  const needs = await startRequirements([kase.transport]) // what it needs outside the runtime (lib/topology.js)
-  let runtime
-  try {
-    runtime = await startRuntime({
-      configFile,
-      reuse: false,
-      env: runtimeEnv(await privatePorts(), { ...needs.env, LAB_PROFILE_DIR: profiles })
-    })
-  } catch (err) {
-    await needs.stop()
-    throw err
-  }
+  const runtime = await startRuntime({
+    configFile,
+    reuse: false,
+    env: runtimeEnv(await privatePorts(), { ...outside.env, LAB_PROFILE_DIR: profiles })
+  })
   try {
     context.runtime ??= await readRuntimeSettings(runtime)
     const window = { fromUs: 0, toUs: 0 }
+    /** @type {{ before: { services: number | null, relay: number | null } | null, after: { services: number | null, relay: number | null } | null }} */
+    const outsideCpu = { before: null, after: null }
     const verified = await measureVerifiedLoad({
       load: {
         url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
@@ -74,7 +73,9 @@ async function profileTransport (kase, flags, progress, context) {
       // the profiles are cut to exactly the measured load
       around: async (measure) => {
         window.fromUs = nowUs()
+        outsideCpu.before = outside.cpuSeconds(kase.transport)
         const load = await measure()
+        outsideCpu.after = outside.cpuSeconds(kase.transport)
         window.toUs = nowUs()
         return { load }
       }
@@ -99,10 +100,14 @@ async function profileTransport (kase, flags, progress, context) {
         top: top.map(({ name, us }) => ({ name, usPerCall: us / calls }))
       }
     }
-    return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads } }
+    // Service processes outside the runtime are not V8-profiled: their CPU from /proc.
+    const { before: outsideBefore, after: outsideAfter } = outsideCpu
+    const outsideUsPerCall = outsideBefore?.services != null && outsideAfter?.services != null
+      ? { services: (outsideAfter.services - outsideBefore.services) * 1e6 / calls, relay: outsideBefore.relay != null && outsideAfter.relay != null ? (outsideAfter.relay - outsideBefore.relay) * 1e6 / calls : null }
+      : null
+    return { load: measured, cpuProfile: { downstreamCalls: calls, windowS: (window.toUs - window.fromUs) / 1e6, threads, ...(outsideUsPerCall ? { outsideUsPerCall } : {}) } }
   } finally {
     await runtime.stop()
-    await needs.stop()
   }
 }
 
@@ -121,6 +126,23 @@ runSuiteCommand({
       secondsPerCase: flags.duration + flags.warmup + 8
     }
   },
-  measure: (kase, { progress, flags, context }) => profileTransport(kase, flags, progress, context),
+  // What the transports need outside the runtime starts once, for every case's runtime.
+  setup: async (flags) => {
+    await checkOutsideFlags({ rttMs: flags.rttMs, serviceHost: flags.serviceHost })
+    const outside = await startRequirements(flags.transports, process.env, { rttMs: flags.rttMs, serviceHost: flags.serviceHost })
+    for (const { reason } of outside.skipped) process.stderr.write(`${reason}\n`)
+    const transports = flags.transports.filter((/** @type {string} */ t) => !outside.skipped.some((s) => s.transport === t))
+    if (transports.length === 0) {
+      await outside.stop()
+      throw new UsageError(`nothing left to run: ${outside.skipped.map((s) => s.reason).join('; ')}`)
+    }
+    return { outside, transports, stop: () => outside.stop() }
+  },
+  afterSetup: (plan, context) => ({
+    ...plan,
+    cases: plan.cases.filter((kase) => context.transports.includes(kase.transport)),
+    config: { ...plan.config, transports: context.transports, outside: { about: context.outside.about, skipped: context.outside.skipped } }
+  }),
+  measure: (kase, { progress, flags, context }) => profileTransport(kase, flags, progress, context, context.outside),
   report: profileReport
 })

@@ -9,7 +9,7 @@ import { sweepReport } from './report.js'
 runSuiteCommand(transportSuite({
   name: 'sweep',
   command: 'node bench/sweep/run.js',
-  description: 'Sweep payload size (across the 32 KiB mesh step), fan-out and connections for every transport.',
+  description: 'Sweep payload size (across the 32 KiB mesh step), fan-out, connections and (tcp-remote) the network round trip for every transport.',
   flags: FLAGS,
   cases: sweepCases,
   report: sweepReport

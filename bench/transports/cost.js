@@ -3,22 +3,32 @@
 
 /**
  * CPU microseconds per downstream call: the whole runtime, the entry alone, and
- * the downstream services together.
+ * the downstream services together. For targets outside the runtime, the service
+ * processes' own CPU (from /proc) is theirs: `services` and in `total`; the
+ * delay relay that emulates the network is `relay`, apart and not in `total`
+ * (it stands in for a network, it is not the transport's cost).
  * @param {ReturnType<typeof import('../lib/metrics.js').resourceDelta>} delta
  * @param {import('../lib/load.js').LoadResult} load
  * @param {number} fanout
+ * @param {{ servicesCpuSeconds: number | null, relayCpuSeconds: number | null } | null} [outside]
  */
-export function costPerCall (delta, load, fanout) {
+export function costPerCall (delta, load, fanout, outside = null) {
   const calls = load.status['2xx'] * fanout
-  const micros = (/** @type {number} */ seconds) => (calls > 0 ? (seconds * 1e6) / calls : null)
+  const micros = (/** @type {number | null} */ seconds) => (calls > 0 && seconds !== null ? (seconds * 1e6) / calls : null)
   const entry = delta.apps.tsfastify?.cpuSeconds ?? 0
+  const inRuntime = delta.totalCpuSeconds - entry
+  const outsideServices = outside?.servicesCpuSeconds ?? null
   return {
     ...delta,
     downstreamCalls: calls,
+    ...(outside ? { outside } : {}),
     cpuMicrosPerCall: {
-      total: micros(delta.totalCpuSeconds),
+      total: micros(delta.totalCpuSeconds + (outsideServices ?? 0)),
       entry: micros(entry),
-      downstream: micros(delta.totalCpuSeconds - entry)
+      downstream: micros(inRuntime),
+      // who answered the calls: the service processes when outside, else the runtime's services
+      services: micros(outsideServices ?? inRuntime),
+      ...(outside ? { serviceProcesses: micros(outsideServices), relay: micros(outside.relayCpuSeconds) } : {})
     }
   }
 }

@@ -13,8 +13,11 @@ import { entryUrl, expectedEntryBody } from './expected.js'
  * @param {Record<string, any>} flags  warmup and duration, in seconds
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
+ * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null }} [outside]
+ *   what was started outside the runtime (bench/lib/requirements.js), for its RTT and CPU
  */
-export function measureTransport (kase, flags, runtime, progress) {
+export async function measureTransport (kase, flags, runtime, progress, outside) {
+  if (kase.rttMs !== undefined && outside) await outside.setRtt(kase.rttMs)
   return measureVerifiedLoad({
     load: {
       url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout, kase.fault),
@@ -29,10 +32,23 @@ export function measureTransport (kase, flags, runtime, progress) {
     around: async (measure) => {
       const scrape = () => scrapeMetrics(runtime.metricsUrl).then((snapshot) => ({ snapshot, error: null }), (err) => ({ snapshot: null, error: String(err?.message ?? err) }))
       const before = await scrape()
+      const outsideBefore = outside?.cpuSeconds(kase.transport) ?? null
       const load = await measure()
+      const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
       const after = await scrape()
-      if (before.snapshot && after.snapshot) return { load, resources: costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout) }
+      const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
+      if (before.snapshot && after.snapshot) return { load, resources: costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu) }
       return { load, resources: null, resourcesMissing: `metrics scrape failed ${before.error ? `before the run (${before.error})` : `after the run (${after.error})`}` }
     }
   })
+}
+
+/**
+ * CPU seconds the processes outside the runtime spent in the measured window.
+ * @param {{ services: number | null, relay: number | null }} before
+ * @param {{ services: number | null, relay: number | null }} after
+ */
+function outsideDelta (before, after) {
+  const delta = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : b - a)
+  return { servicesCpuSeconds: delta(before.services, after.services), relayCpuSeconds: delta(before.relay, after.relay) }
 }

@@ -2,7 +2,7 @@
 // The transport comparison's flags and the cases they expand to.
 import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../lib/contract.js'
 import { UsageError } from '../lib/cli.js'
-import { assertTransportsAvailable, PROFILES, transportsFlag } from './profiles.js'
+import { assertTransportsAvailable, OUTSIDE_FLAGS, PROFILES, transportsFlag } from './profiles.js'
 
 const FAULT = new RegExp(`^(${DOWNSTREAM_SERVICES.join('|')}):(corrupt|delay:[0-9]{1,5})$`)
 
@@ -19,6 +19,7 @@ export const FLAGS = {
   size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
   fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
   // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
+  ...OUTSIDE_FLAGS
 }
 
 /**
@@ -40,6 +41,7 @@ export function casesFrom (flags) {
     pipelining: profile.pipelining,
     fanout: flags.fanout,
     size: flags.size,
+    ...(transport === 'tcp-remote' ? { rttMs: flags.rttMs } : {}),
     ...(flags.fault ? { fault: flags.fault } : {})
   })))
 }

@@ -20,7 +20,18 @@ export const TRANSPORTS = TRANSPORT_NAMES
  * @returns {import('../lib/cli.js').FlagSpec}
  */
 export function transportsFlag () {
-  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js)' }
+  // What the bench starts itself is in by default; where this machine cannot make it
+  // (no root for a namespace, say), the run skips it and says why.
+  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; tcp-process and tcp-remote are started by the bench, and skipped with the reason where they cannot be)' }
+}
+
+/**
+ * The flags of the transports that leave the runtime (bench and bench:sweep).
+ * @type {Record<string, import('../lib/cli.js').FlagSpec>}
+ */
+export const OUTSIDE_FLAGS = {
+  'rtt-ms': { type: 'number', default: 0.25, min: 0, max: 1000, help: 'tcp-remote: emulated network round trip in ms (netem where the kernel has it, else a delay relay)' },
+  'service-host': { type: 'string', help: 'tcp-remote: the services run on this host (ports 3101-3104) instead of a network namespace; needed for any non-loopback target' }
 }
 
 /**

@@ -4,6 +4,7 @@ import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mi
 import { barChart } from '../lib/report.js'
 
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
+import { distanceSection } from './distance.js'
 
 /**
  * @param {any} result
@@ -28,7 +29,8 @@ export function transportReport (result) {
       const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
       // a failed metrics scrape leaves a run without resource figures: say so, do not show a median of the rest as if complete
       const missing = mine.filter((/** @type {any} */ x) => !x.resources).length
-      const cpu = (/** @type {'total' | 'entry' | 'downstream'} */ part) => missing ? `missing (${missing} of ${mine.length} runs)` : num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.[part]), 0)
+      // older results name the services' share 'downstream'
+      const cpu = (/** @type {'total' | 'entry' | 'services'} */ part) => missing ? `missing (${missing} of ${mine.length} runs)` : num(median(mine, (x) => x.resources?.cpuMicrosPerCall?.[part] ?? (part === 'services' ? x.resources?.cpuMicrosPerCall?.downstream : undefined)), 0)
       return [
         target,
         fmt(r.median),
@@ -40,16 +42,16 @@ export function transportReport (result) {
         num(median(mine, (x) => x.latencyMs?.p99), 0),
         cpu('total'),
         cpu('entry'),
-        cpu('downstream'),
+        cpu('services'),
         num(median(mine, (x) => x.loadgen?.cpuPercent), 0)
       ]
     })
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "downstream" the four services'. Load generator CPU is % of one core.`,
+      text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'downstream µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
         rows
       },
       charts: [
@@ -63,7 +65,7 @@ export function transportReport (result) {
         barChart({
           title: `CPU µs per downstream call (${profile})`,
           categories: chartTargets,
-          series: ['entry', 'downstream'].map((part) => ({ name: part, values: chartTargets.map((t) => median(okRuns(profile, t), (x) => x.resources?.cpuMicrosPerCall?.[part])) })),
+          series: ['entry', 'services'].map((part) => ({ name: part, values: chartTargets.map((t) => median(okRuns(profile, t), (x) => x.resources?.cpuMicrosPerCall?.[part] ?? (part === 'services' ? x.resources?.cpuMicrosPerCall?.downstream : null))) })),
           unit: 'µs'
         })
       ]
@@ -87,6 +89,9 @@ export function transportReport (result) {
       }
     })
   }
+
+  const distance = distanceSection(result)
+  if (distance) sections.unshift(distance)
 
   const wrk = result.crossCheck
   if (wrk) {
@@ -112,7 +117,7 @@ export function transportReport (result) {
 
   return {
     title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
-    intro: `${failedBanner(result, 'transports')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
 }

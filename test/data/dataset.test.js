@@ -5,7 +5,7 @@ import t from 'tap'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureDataset } from '../../bench/data/dataset/cache.js'
+import { ensureDataset, progressLine } from '../../bench/data/dataset/cache.js'
 import { generateDataset } from '../../bench/data/dataset/generate.js'
 import { formatSize, parseSize } from '../../bench/data/dataset/size.js'
 
@@ -85,4 +85,9 @@ t.test('a dataset the disk cannot hold is refused before a byte is written', asy
   const cacheDir = t.testdir()
   await t.rejects(ensureDataset({ dataset: 'large', targetBytes: 1e15, seed: 1, cacheDir }), /not enough disk space/)
   t.same(readdirSync(cacheDir), [], 'nothing written')
+})
+
+t.test('generation progress shows the share done, the time spent and the time left', async (t) => {
+  t.equal(progressLine(640e6, 2e9, 95_000), '640 MB of 2 GB (32%), 95 s, about 202 s left')
+  t.equal(progressLine(0, 2e9, 0), '0 B of 2 GB (0%), 0 s')
 })

@@ -1,5 +1,5 @@
 // The data runtime for real: every variant answers exactly the records a filter
-// computed here finds (same bytes for stream and promise, disk, ipc and tcp),
+// computed here finds (same bytes for stream, scan and promise, disk, ipc and tcp),
 // bad parameters answer 400, a client that leaves mid-stream releases
 // everything on both services, and stopping leaves no process or port behind.
 import t from 'tap'
@@ -43,7 +43,7 @@ async function stats () {
   return { api: JSON.parse(api.text), source: await body.json() }
 }
 
-t.test('stream and promise answer exactly the records filtered here, from every source', async (t) => {
+t.test('stream, scan and promise answer exactly the records filtered here, from every source', async (t) => {
   const ids = {
     small: [parsed.small[0].speakerId, parsed.small[parsed.small.length - 1].speakerId, 'spk_999999'],
     large: [parsed.large[0].zipcode, '10001']
@@ -52,7 +52,7 @@ t.test('stream and promise answer exactly the records filtered here, from every 
   for (const [dataset, source, pathOf] of VARIANTS) {
     for (const id of ids[dataset]) {
       const answers = {}
-      for (const mode of ['stream', 'promise']) {
+      for (const mode of ['stream', 'scan', 'promise']) {
         const label = `${dataset} ${source} ${mode} ${id}`
         const { statusCode, headers, text } = await get(pathOf(mode, id))
         t.equal(statusCode, 200, label)
@@ -62,7 +62,8 @@ t.test('stream and promise answer exactly the records filtered here, from every 
         t.equal(text, expected(dataset, id), label)
         answers[mode] = text
       }
-      t.equal(answers.stream, answers.promise, `${dataset} ${source} ${id}: same bytes both ways`)
+      t.equal(answers.stream, answers.promise, `${dataset} ${source} ${id}: same bytes, stream and promise`)
+      t.equal(answers.scan, answers.promise, `${dataset} ${source} ${id}: same bytes, scan and promise`)
     }
   }
 })
@@ -102,7 +103,7 @@ async function settled () {
   for (;;) {
     const now = await stats()
     const { inFlight, budget } = now.api
-    if (inFlight.stream + inFlight.promise + inFlight.upstreamReads === 0 && budget.reservedBytes === 0 && budget.waiting === 0 &&
+    if (inFlight.stream + inFlight.scan + inFlight.promise + inFlight.upstreamReads === 0 && budget.reservedBytes === 0 && budget.waiting === 0 &&
       now.source.openFiles === 0 && now.source.openResponses === 0) return now
     if (Date.now() > deadline) return now
     await sleep(50)
@@ -114,6 +115,9 @@ t.test('a client leaving mid-stream releases everything, on both services', asyn
     ['small/disk/stream', '/data/small/disk/stream/spk_1', 'stream', null],
     ['large/net-tcp/stream', '/data/large/stream/10000?via=tcp', 'stream', 'tcp'],
     ['large/net-ipc/stream', '/data/large/stream/10000?via=ipc', 'stream', 'ipc'],
+    ['small/disk/scan', '/data/small/disk/scan/spk_1', 'scan', null],
+    ['large/net-tcp/scan', '/data/large/scan/10000?via=tcp', 'scan', 'tcp'],
+    ['large/net-ipc/scan', '/data/large/scan/10000?via=ipc', 'scan', 'ipc'],
     ['large/net-tcp/promise', '/data/large/promise/10000?via=tcp', 'promise', 'tcp'],
     ['large/net-ipc/promise', '/data/large/promise/10000?via=ipc', 'promise', 'ipc']
   ]
@@ -121,7 +125,7 @@ t.test('a client leaving mid-stream releases everything, on both services', asyn
     const before = (await stats()).source
     await abortMidway(path, mode)
     const after = await settled()
-    t.same(after.api.inFlight, { stream: 0, promise: 0, upstreamReads: 0 }, `${name}: nothing in flight in the API`)
+    t.same(after.api.inFlight, { stream: 0, scan: 0, promise: 0, upstreamReads: 0 }, `${name}: nothing in flight in the API`)
     t.equal(after.api.budget.reservedBytes, 0, `${name}: no memory left reserved`)
     t.equal(after.source.openFiles, 0, `${name}: the data-source closed its file`)
     t.equal(after.source.openResponses, 0, `${name}: the data-source closed its response`)

@@ -53,11 +53,24 @@ t.test('the bench starts each needed tag once, hands its env on, stops it', asyn
   await needs.stop()
   t.same(log, ['start', 'stop'], 'stopped once')
   const none = await startRequirements(['direct'], {})
-  t.same(none, { tags: [], env: {}, stop: none.stop })
+  t.match(none, { tags: [], env: {}, skipped: [], about: {} })
+  t.equal(none.cpuSeconds('direct'), null)
 })
 
 t.test('a bench asked for a transport that cannot run here refuses, saying why', async (t) => {
   const { assertTransportsAvailable } = await import('../../bench/transports/profiles.js')
   t.throws(() => assertTransportsAvailable(['direct', 'odd'], {}), { name: 'UsageError', message: /cannot run here: odd/ })
   t.doesNotThrow(() => assertTransportsAvailable(['direct', 'far-a'], {}), 'far-a: the bench starts its target')
+})
+
+t.test('npm run transports says, per transport, whether it runs here and why not', async (t) => {
+  const { execFile } = await import('node:child_process')
+  const { promisify } = await import('node:util')
+  const script = join(import.meta.dirname, '..', '..', 'scripts', 'transports.js')
+  const { stdout } = await promisify(execFile)(process.execPath, [script, '--json'], { env: { ...process.env, LAB_EXTRA_TRANSPORTS: extra } })
+  const rows = JSON.parse(stdout)
+  t.same(rows.map((r) => r.name), topology.TRANSPORT_NAMES)
+  t.match(rows.find((r) => r.name === 'direct'), { crossesThreads: false, status: 'runs here', requires: null })
+  // another process: REQUIREMENTS there has no test-target, so nobody can say what it is
+  t.match(rows.find((r) => r.name === 'far-a'), { requires: /^test-target/, status: /^unavailable: far-a requires "test-target"/ })
 })

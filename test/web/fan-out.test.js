@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fanOut } from '../../web/tsfastify/lib/fan-out.ts'
 import { DownstreamError } from '../../web/tsfastify/lib/transport.ts'
+import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 
 function fakeTransport (behaviour) {
   const seen = []
@@ -18,7 +19,7 @@ function fakeTransport (behaviour) {
   }
 }
 
-const calls = ['fastify2', 'node3', 'type1', 'type4'].map((service) => ({ service, size: 8 }))
+const calls = DOWNSTREAM_SERVICES.map((service) => ({ service, size: 8 }))
 
 t.test('answers 200 with one result per call, in call order', async (t) => {
   const transport = fakeTransport(async ({ service }) => {
@@ -27,7 +28,7 @@ t.test('answers 200 with one result per call, in call order', async (t) => {
   })
   const outcome = await fanOut(transport, calls, 1000)
   t.equal(outcome.statusCode, 200)
-  t.same(outcome.body.results.map((r) => r.service), ['fastify2', 'node3', 'type1', 'type4'])
+  t.same(outcome.body.results.map((r) => r.service), DOWNSTREAM_SERVICES)
   t.equal(outcome.body.fanout, 4)
   t.notOk(transport.seen[0].signal.aborted, 'nothing is cancelled when all calls succeed')
 })

@@ -41,7 +41,10 @@ export function datasetPaths (cacheDir, dataset, targetBytes, seed) {
 export async function ensureDataset ({ dataset, targetBytes, seed, cacheDir = DEFAULT_CACHE_DIR, log = () => {} }) {
   const { file, manifestFile } = datasetPaths(cacheDir, dataset, targetBytes, seed)
   const cached = readManifest(manifestFile)
-  if (cached && fileSize(file) === cached.bytes) return { file, manifestFile, manifest: cached, generated: false }
+  if (cached && fileSize(file) === cached.bytes) {
+    log(`using the cached ${dataset} dataset (${formatSize(cached.bytes)}, seed ${seed}): ${file}`)
+    return { file, manifestFile, manifest: cached, generated: false }
+  }
 
   mkdirSync(cacheDir, { recursive: true })
   checkDiskRoom(cacheDir, targetBytes)
@@ -55,7 +58,7 @@ export async function ensureDataset ({ dataset, targetBytes, seed, cacheDir = DE
       targetBytes,
       seed,
       file: temporary,
-      onProgress: (written) => log(`  ${formatSize(written)} of ${formatSize(targetBytes)}`)
+      onProgress: (written) => log(`  ${progressLine(written, targetBytes, Date.now() - started)}`)
     })
     renameSync(temporary, file)
     writeFileSync(manifestFile, JSON.stringify(manifest) + '\n')
@@ -65,6 +68,18 @@ export async function ensureDataset ({ dataset, targetBytes, seed, cacheDir = DE
     forget()
     rmSync(temporary, { force: true })
   }
+}
+
+/**
+ * "640 MB of 2 GB (32%), 95 s, about 200 s left": generating 2 GB takes minutes.
+ * @param {number} written
+ * @param {number} target
+ * @param {number} elapsedMs
+ */
+export function progressLine (written, target, elapsedMs) {
+  const seconds = elapsedMs / 1000
+  const left = written > 0 ? (seconds * (target - written)) / written : null
+  return `${formatSize(written)} of ${formatSize(target)} (${Math.min(100, Math.floor((100 * written) / target))}%), ${seconds.toFixed(0)} s${left == null ? '' : `, about ${Math.max(0, left).toFixed(0)} s left`}`
 }
 
 /** @param {string} path */

@@ -1,6 +1,7 @@
 // @ts-check
 // The data runtime's settings, read once from the environment with clear errors.
-// bench/data/run.js and start.js set them; bench/data/watt.env has the defaults.
+// bench/data/run.js and start.js set them; DATA_DEFAULTS in bench/data/runtime.js has the defaults.
+import { DEFAULT_MAX_RECORD_BYTES } from './record-scanner.js'
 
 /**
  * @typedef {object} DataConfig
@@ -9,6 +10,7 @@
  * @property {number} tcpConnections  keep-alive pool size towards the data-source
  * @property {number} upstreamTimeoutMs  longest silence allowed from the data-source
  * @property {number} stallMs         the data-source ends a download that made no progress this long
+ * @property {number} maxRecordBytes  the largest record a streaming variant holds; larger answers 502
  */
 
 /**
@@ -21,7 +23,8 @@ export function readDataConfig (env = process.env) {
     sourcePort: integer(env, 'DATA_SOURCE_PORT', 3045, 1, 65535),
     tcpConnections: integer(env, 'DATA_TCP_CONNECTIONS', 64, 1, 4096),
     upstreamTimeoutMs: integer(env, 'DATA_UPSTREAM_TIMEOUT_MS', 60_000, 100, 3_600_000),
-    stallMs: integer(env, 'DATA_SOURCE_STALL_MS', 10_000, 100, 3_600_000)
+    stallMs: integer(env, 'DATA_SOURCE_STALL_MS', 10_000, 100, 3_600_000),
+    maxRecordBytes: integer(env, 'DATA_MAX_RECORD_BYTES', DEFAULT_MAX_RECORD_BYTES, 16, 512 * 1024 * 1024)
   }
 }
 

@@ -1,10 +1,13 @@
 // @ts-check
 // The data API (the data runtime's entrypoint), under the /data-api prefix:
-//   GET /data-api/data/small/disk/{stream,promise}/:speakerId
-//   GET /data-api/data/small/net/{stream,promise}/:speakerId?via=ipc|tcp
-//   GET /data-api/data/large/{stream,promise}/:zipcode?via=ipc|tcp
+//   GET /data-api/data/small/disk/{stream,scan,promise}/:speakerId
+//   GET /data-api/data/small/net/{stream,scan,promise}/:speakerId?via=ipc|tcp
+//   GET /data-api/data/large/{stream,scan,promise}/:zipcode?via=ipc|tcp
 // Each answers the JSON array of matching records ([] for an unknown id, 400
-// for a malformed one). /data-api/ready proves every source answers;
+// for a malformed one): stream with stream-json, scan with the record scanner
+// and JSON.parse per chunk, promise with JSON.parse of the whole text. Data
+// that is not a JSON array of records (broken, cut short, a record over the
+// cap) answers 502 when nothing was sent yet, else the response is aborted. /data-api/ready proves every source answers;
 // /data-api/stats shows what is in flight (tests use it to prove release).
 import Fastify from 'fastify'
 import { stat } from 'node:fs/promises'
@@ -15,17 +18,18 @@ import { DATASETS } from '../dataset/records.js'
 import { bufferedMatches, streamMatches } from './json-filter.js'
 import { HttpError } from './http-error.js'
 import { MemoryBudget } from './memory-budget.js'
+import { scanMatches } from './scan-filter.js'
 import { createSources } from './sources.js'
 
 export const PREFIX = '/data-api'
-export const MODES = /** @type {const} */ (['stream', 'promise'])
+export const MODES = /** @type {const} */ (['stream', 'scan', 'promise'])
 
 /**
  * @param {import('./config.js').DataConfig} config
  * @param {{ budget?: MemoryBudget, logger?: any }} [options]
  */
 export function buildDataApi (config, { budget = new MemoryBudget(), logger } = {}) {
-  const inFlight = { stream: 0, promise: 0, upstreamReads: 0 }
+  const inFlight = { stream: 0, scan: 0, promise: 0, upstreamReads: 0 }
   const track = {
     opened () {
       inFlight.upstreamReads++
@@ -52,7 +56,9 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
       try {
         const source = await sources.open(dataset, viaOf(req.query ?? {}), signal)
         reply.type('application/json')
-        if (mode === 'stream') return reply.send(streamMatches(source.stream(), keyField, id))
+        const { maxRecordBytes } = config
+        if (mode === 'stream') return reply.send(asUpstreamFailure(streamMatches(source.stream(), keyField, id, { maxRecordBytes })))
+        if (mode === 'scan') return reply.send(asUpstreamFailure(scanMatches(source.stream(), keyField, id, { maxRecordBytes })))
         let release
         try {
           release = await budget.reserve(source.bytes, signal)
@@ -61,7 +67,20 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
           throw err
         }
         try {
-          return reply.send(bufferedMatches(await source.text(), keyField, id))
+          let whole
+          try {
+            whole = await source.text()
+          } catch (err) {
+            if (signal.aborted) throw err
+            throw new HttpError(502, `reading the dataset failed: ${/** @type {Error} */ (err).message}`)
+          }
+          let answer
+          try {
+            answer = bufferedMatches(whole, keyField, id)
+          } catch (err) {
+            throw new HttpError(502, `the dataset is not a JSON array of records: ${/** @type {Error} */ (err).message}`)
+          }
+          return reply.send(answer)
         } finally {
           release()
         }
@@ -90,6 +109,24 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
   // threadId changes when Watt replaces a crashed worker: tests use it to prove no crash happened.
   app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId }))
   return app
+}
+
+/**
+ * A streamed answer fails because of its data or its source (malformed JSON,
+ * a record over the cap, a source cut short): a 502 while nothing was sent
+ * (Fastify answers the error), an aborted response after. Errors that carry
+ * their own status (the client's 499) keep it. This listener runs before
+ * Fastify's, which reads the status.
+ * @param {import('node:stream').Readable} stream
+ */
+function asUpstreamFailure (stream) {
+  stream.once('error', (/** @type {any} */ err) => {
+    if (!err || typeof err !== 'object' || err.statusCode !== undefined) return
+    err.statusCode = 502
+    // the scanner's messages say what is wrong; others (stream-json's, undici's) need the context
+    if (err.name !== 'MalformedDataError') err.message = `the dataset could not be streamed: ${err.message}`
+  })
+  return stream
 }
 
 /**

@@ -6,18 +6,22 @@ import { pipeline, Transform } from 'node:stream'
 import chain, { none } from 'stream-chain'
 import { parser } from 'stream-json'
 import { streamArray } from 'stream-json/streamers/stream-array.js'
+import { RecordScanner } from './record-scanner.js'
 
 /**
  * Streaming: tokens → records → matches → JSON text, one pipeline with
  * backpressure from the response back to the source. Memory holds one record at
  * a time plus stream buffers, whatever the dataset's size. Destroying the
- * returned stream (a client that went away) destroys the source too.
+ * returned stream (a client that went away) destroys the source too. A record
+ * guard in front (the record scanner, checking only) caps a record's size:
+ * stream-json would otherwise assemble a record of any size.
  * @param {import('node:stream').Readable} source   the dataset's bytes
  * @param {string} keyField
  * @param {string} id
+ * @param {{ maxRecordBytes?: number }} [options]
  * @returns {import('node:stream').Readable}
  */
-export function streamMatches (source, keyField, id) {
+export function streamMatches (source, keyField, id, { maxRecordBytes } = {}) {
   const records = chain([
     // packed values only: the streamer reads packed tokens, streamed chunks would be waste
     parser({ streamValues: false }),
@@ -26,8 +30,35 @@ export function streamMatches (source, keyField, id) {
     (/** @type {{ value: any }} */ { value }) => (value[keyField] === id ? JSON.stringify(value) : none)
   ])
   const array = jsonArrayText()
-  pipeline(source, records, array, () => {}) // errors reach `array`, which the reply watches
+  pipeline(source, recordGuard(maxRecordBytes), records, array, () => {}) // errors reach `array`, which the reply watches
   return array
+}
+
+/**
+ * Passes bytes through unchanged once the record scanner has checked them: the
+ * array's shape, each record's size against the cap, and that it was not cut short.
+ * @param {number | undefined} maxRecordBytes
+ */
+function recordGuard (maxRecordBytes) {
+  const scanner = new RecordScanner({ maxRecordBytes, keepBytes: false })
+  return new Transform({
+    transform (/** @type {Buffer} */ chunk, _encoding, callback) {
+      try {
+        scanner.push(chunk)
+      } catch (err) {
+        return callback(/** @type {Error} */ (err))
+      }
+      callback(null, chunk)
+    },
+    flush (callback) {
+      try {
+        scanner.end()
+        callback()
+      } catch (err) {
+        callback(/** @type {Error} */ (err))
+      }
+    }
+  })
 }
 
 /**

@@ -3,7 +3,7 @@
 // application, so a caller can map it to 502/504 without parsing messages.
 
 /**
- * @typedef {'unreachable' | 'closed' | 'timeout' | 'aborted' | 'remote' | 'protocol' | 'too-large' | 'unknown-handler'} ChannelErrorCode
+ * @typedef {'unreachable' | 'closed' | 'timeout' | 'aborted' | 'remote' | 'protocol' | 'too-large' | 'bad-payload' | 'unknown-handler'} ChannelErrorCode
  */
 
 export class ChannelError extends Error {

@@ -1,0 +1,20 @@
+// @ts-check
+// What parses the data in each mode: every report row names it, so a slow row
+// reads as "this parser is slow", not "streaming is slow".
+
+/** @type {Record<'stream' | 'scan' | 'promise', { parser: string, short: string }>} */
+export const PARSER_OF_MODE = {
+  stream: { parser: 'stream-json (a tokenizer in JavaScript), streamed', short: 'stream-json' },
+  scan: { parser: 'record scanner + native JSON.parse per chunk, streamed', short: 'scanner + JSON.parse' },
+  promise: { parser: 'native JSON.parse of the whole text, buffered', short: 'JSON.parse whole' }
+}
+
+/**
+ * @param {string} mode
+ * @param {string | null} [streamJsonVersion]
+ */
+export function parserName (mode, streamJsonVersion) {
+  const entry = PARSER_OF_MODE[/** @type {keyof typeof PARSER_OF_MODE} */ (mode)]
+  if (!entry) return 'unknown'
+  return mode === 'stream' && streamJsonVersion ? entry.short.replace('stream-json', `stream-json ${streamJsonVersion}`) : entry.short
+}

@@ -1,0 +1,151 @@
+// @ts-check
+// The starts behind lib/topology.js's 'service-processes' and 'remote-host'
+// requirements (tcp-process, tcp-remote), called by bench/lib/requirements.js
+// before the runtime: they start the targets, hand the runtime their addresses
+// as environment, measure their CPU from /proc, and stop them (also on Ctrl-C
+// and failure). What this machine cannot make is skipped with the reason, never
+// half-way. And the checks of their flags (exit 2 before anything starts).
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
+import { addressEnvOf, parseAddress } from '../../lib/ports.js'
+import { SERVICES } from '../../lib/topology.js'
+import { UsageError } from './cli.js'
+import { namespaceSupport } from './netns.js'
+import { freePorts } from './ports.js'
+import { startRemoteHost } from './remote-host.js'
+import { startServiceProcesses, waitForHello } from './service-processes.js'
+
+/**
+ * Whether the harness can make a remote host on this machine (for the rtt sweep).
+ */
+export function remoteHostPossible () {
+  return namespaceSupport().ok
+}
+
+/**
+ * @typedef {object} OutsideOptions
+ * @property {number} rttMs                 emulated round trip of the remote host
+ * @property {string} [serviceHost]         run tcp-remote against this host instead of a namespace
+ * @property {NodeJS.ProcessEnv} [env]      checked for non-loopback targets
+ */
+
+/**
+ * Refuses bad flags before anything starts (exit 2): a service host that does not
+ * resolve, and non-loopback targets in the environment without --service-host.
+ * @param {OutsideOptions} options
+ * @returns {Promise<string | undefined>} the service host's address
+ */
+export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env }) {
+  if (!Number.isFinite(rttMs) || rttMs < 0) throw new UsageError(`--rtt-ms must be a number >= 0, got ${rttMs}`)
+  let address
+  if (serviceHost !== undefined) {
+    if (!/^[A-Za-z0-9.:-]+$/.test(serviceHost)) throw new UsageError(`--service-host must be a host name or address, got ${JSON.stringify(serviceHost)}`)
+    try {
+      address = isIP(serviceHost) ? serviceHost : (await lookup(serviceHost)).address
+    } catch (err) {
+      throw new UsageError(`--service-host ${serviceHost}: unknown host (${/** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message})`)
+    }
+  }
+  for (const service of DOWNSTREAM_SERVICES) {
+    for (const placement of /** @type {const} */ (['process', 'remote'])) {
+      const name = addressEnvOf(service, placement)
+      if (!env[name]) continue
+      const { host } = parseAddress(/** @type {string} */ (env[name]), name)
+      if (!isLoopback(host) && host !== serviceHost && host !== address) {
+        throw new UsageError(`${name}=${env[name]} is not on this machine: non-loopback service targets need --service-host ${host}`)
+      }
+    }
+  }
+  return address
+}
+
+/** @param {string} host */
+function isLoopback (host) {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host)
+}
+
+/** @typedef {import('../../lib/topology.js').StartedRequirement} StartedRequirement */
+
+/**
+ * @param {Record<string, number | null>} values  null as soon as one process is gone
+ */
+function sum (values) {
+  let total = 0
+  for (const value of Object.values(values)) {
+    if (value === null) return null
+    total += value
+  }
+  return total
+}
+
+/**
+ * lib/topology.js REQUIREMENTS['service-processes'].start: the four services as
+ * their own processes on free loopback ports.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[] }} options
+ * @returns {Promise<StartedRequirement>}
+ */
+export async function startServiceProcessesRequirement (env, { transports }) {
+  const free = await freePorts(DOWNSTREAM_SERVICES.length)
+  const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
+  const started = await startServiceProcesses({ ports })
+  return {
+    env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'process'), `127.0.0.1:${ports[service]}`])),
+    about: Object.fromEntries(transports.map((t) => [t, { placement: 'separate processes on loopback', pids: started.pids }])),
+    cpuSeconds: (transport) => transports.includes(transport) ? { services: sum(started.cpuSeconds()), relay: null } : null,
+    stop: started.stop
+  }
+}
+
+/**
+ * lib/topology.js REQUIREMENTS['remote-host'].start: the four services on another
+ * host, either --service-host (checked to answer) or a network namespace with an
+ * emulated RTT; where namespaces cannot be made, its transports are skipped with
+ * the reason.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[], rttMs?: number, serviceHost?: string }} options
+ * @returns {Promise<StartedRequirement>}
+ */
+export async function startRemoteHostRequirement (env, { transports, rttMs = 0.25, serviceHost }) {
+  const ports = Object.fromEntries(SERVICES.map((s) => [s.name, s.defaultPort]))
+  if (serviceHost !== undefined) {
+    /** @type {Record<string, string>} */
+    const remoteEnv = {}
+    for (const service of DOWNSTREAM_SERVICES) {
+      await waitForHello(service, { host: serviceHost, port: ports[service] }, { timeoutMs: 10_000, isDead: () => false, output: () => '(on another host)' })
+      remoteEnv[addressEnvOf(service, 'remote')] = `${serviceHost.includes(':') ? `[${serviceHost}]` : serviceHost}:${ports[service]}`
+    }
+    return {
+      env: remoteEnv,
+      about: Object.fromEntries(transports.map((t) => [t, { placement: `another host: ${serviceHost}`, emulation: 'none (a real network)', rttMs: null }])),
+      stop: async () => {}
+    }
+  }
+  const support = namespaceSupport()
+  if (!support.ok) {
+    return {
+      skipped: transports.map((transport) => ({ transport, reason: `${transport} skipped: it needs a network namespace, and ${support.reason}` })),
+      stop: async () => {}
+    }
+  }
+  const remote = await startRemoteHost({ rttMs, ports })
+  return {
+    env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'remote'), `${remote.addresses[service].host}:${remote.addresses[service].port}`])),
+    about: Object.fromEntries(transports.map((t) => [t, {
+      placement: `network namespace ${remote.namespace} behind a veth pair (${remote.hostAddress} ↔ ${remote.remoteAddress})`,
+      emulation: remote.emulation,
+      rttMs,
+      namespace: remote.namespace
+    }])),
+    cpuSeconds: (transport) => {
+      if (!transports.includes(transport)) return null
+      const { services, relay } = remote.cpuSeconds()
+      return { services: sum(services), relay }
+    },
+    setRtt: async (next) => {
+      if (remote.rttMs() !== next) await remote.setRtt(next)
+    },
+    stop: remote.stop
+  }
+}

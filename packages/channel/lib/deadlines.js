@@ -1,0 +1,34 @@
+// @ts-check
+// One timer per channel for every call's deadline, instead of a setTimeout per call
+// (measured here: ~2 µs to arm and clear one, on the path being measured). The timer
+// is armed for the earliest deadline; when it fires, the owner expires what is due
+// and arms it for the next one. While armed it keeps the event loop alive, which is
+// what a pending call needs (the ports themselves are unref'd).
+
+export class DeadlineTimer {
+  /** @param {(now: number) => number} onDue expires what is due, returns the next deadline or Infinity */
+  constructor (onDue) {
+    /** @type {NodeJS.Timeout | null} */
+    this.timer = null
+    this.at = Infinity
+    this.fire = () => {
+      this.timer = null
+      this.at = Infinity
+      this.arm(onDue(performance.now()))
+    }
+  }
+
+  /** @param {number} deadline a performance.now() time */
+  arm (deadline) {
+    if (deadline >= this.at || deadline === Infinity) return
+    if (this.timer) clearTimeout(this.timer)
+    this.at = deadline
+    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(deadline - performance.now())))
+  }
+
+  stop () {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.at = Infinity
+  }
+}

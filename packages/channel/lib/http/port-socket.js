@@ -1,0 +1,290 @@
+// @ts-check
+// One http-port connection: a Duplex shaped enough like a net.Socket that
+// node:http's server and undici's client run their real HTTP/1.1 on it. Its
+// bytes travel as frames of a PortSession (session.js has the wire format).
+//
+// Flow control is credit based: each side may have at most `window` bytes sent
+// and not yet consumed by the peer's reader, so neither side buffers without
+// bound. Credit goes back in batches of half a window, so small request and
+// answer pairs never cost a credit frame.
+import { Duplex } from 'node:stream'
+import { ChannelError } from '../errors.js'
+import { FIN, RESET, STRING_LIMIT } from './session.js'
+
+export const DEFAULT_WINDOW = 1024 * 1024
+
+/**
+ * @typedef {object} PortSocketOptions
+ * @property {string} application  the peer application, named in every error
+ * @property {'client' | 'server'} side  decides the error a reset raises:
+ *   a ChannelError naming the application on the caller, ECONNRESET on the callee (as TCP)
+ * @property {number} [window]  bytes in flight per direction
+ */
+
+export class PortSocket extends Duplex {
+  /**
+   * @param {import('./session.js').PortSession} session
+   * @param {number} id
+   * @param {PortSocketOptions} options
+   */
+  constructor (session, id, { application, side, window = DEFAULT_WINDOW }) {
+    super({ allowHalfOpen: true, readableHighWaterMark: 64 * 1024, writableHighWaterMark: 64 * 1024 })
+    this.application = application
+    this.side = side
+    /** Loopback-like peer facts, for code that logs or checks them (light-my-request does the same). */
+    this.remoteAddress = '127.0.0.1'
+    this.remoteFamily = 'IPv4'
+    this.remotePort = 0
+    this.localAddress = '127.0.0.1'
+    this.localPort = 0
+    this.bytesRead = 0
+    this.bytesWritten = 0
+    this.connecting = false
+    this.session = session
+    this.id = id
+    this.window = window
+    /** Bytes we may still send before the peer returns credit. */
+    this.credit = window
+    /** Bytes received and not yet returned as credit. */
+    this.unreturned = 0
+    this.finReceived = false
+    this.finSent = false
+    this.referenced = true
+    /** @type {{ chunks: Buffer[], callback: (err?: Error | null) => void } | null} */
+    this.blocked = null
+    /** @type {NodeJS.Timeout | null} */
+    this.idleTimer = null
+    this.timeout = 0
+    this.creditCheckQueued = false
+    this.afterRead = this.afterRead.bind(this)
+    session.add(id, this)
+  }
+
+  /** @param {unknown} payload  one frame for this connection */
+  onFrame (payload) {
+    if (this.destroyed) return
+    if (typeof payload === 'string') {
+      this.onData(Buffer.from(payload, 'latin1'))
+    } else if (payload instanceof Uint8Array) {
+      this.onData(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+    } else if (payload === FIN) {
+      if (this.finReceived) return this.protocolError('a second end of stream')
+      this.finReceived = true
+      this.push(null)
+      this.closeIfDone()
+    } else if (payload === RESET) {
+      this.destroy(this.resetError('reset by the peer'))
+    } else if (typeof payload === 'number') {
+      if (!Number.isSafeInteger(payload) || payload <= 0 || this.credit + payload > this.window) return this.protocolError(`bad credit ${payload}`)
+      this.credit += payload
+      this.sendBlocked()
+    } else {
+      this.protocolError(`an unexpected ${typeof payload} frame`)
+    }
+  }
+
+  /** @param {Buffer} data */
+  onData (data) {
+    const length = data.length
+    if (this.finReceived) return this.protocolError('data after the end of the stream')
+    if (this.unreturned + length > this.window) return this.protocolError(`peer sent ${this.unreturned + length} bytes on a ${this.window}-byte window`)
+    this.unreturned += length
+    this.bytesRead += length
+    if (this.idleTimer) this.idleTimer.refresh()
+    this.push(data)
+    this.returnCredit()
+  }
+
+  /** @param {Error} err  the whole port is gone (crash, stop, restart) or broken */
+  onSessionLost (err) {
+    if (this.destroyed) return
+    if (this.finReceived && this.finSent) return this.destroy()
+    this.destroy(this.side === 'client' || /** @type {ChannelError} */ (err).code === 'protocol' ? err : this.resetError('connection reset: the caller is gone'))
+  }
+
+  /** @param {string} why */
+  resetError (why) {
+    if (this.side === 'client') return new ChannelError(this.application, 'closed', `the connection was ${why} before the answer completed`)
+    return Object.assign(new Error(`connection ${why}`), { code: 'ECONNRESET' })
+  }
+
+  /** @param {string} what */
+  protocolError (what) {
+    this.destroy(new ChannelError(this.application, 'protocol', `malformed http-port frame: ${what}`))
+  }
+
+  /** Returns consumed bytes to the peer once half a window has been read. */
+  returnCredit () {
+    if (this.finReceived) return // the peer sends nothing more
+    const consumed = this.unreturned - this.readableLength
+    if (consumed >= this.window / 2) {
+      this.unreturned -= consumed
+      this.session.send(this.id, consumed)
+    }
+  }
+
+  // read() calls _read before it takes the data out of the buffer, and calls it
+  // again only after the next push: count what was consumed once read() is done.
+  _read () {
+    if (this.unreturned > 0 && !this.creditCheckQueued) {
+      this.creditCheckQueued = true
+      queueMicrotask(this.afterRead)
+    }
+  }
+
+  afterRead () {
+    this.creditCheckQueued = false
+    if (!this.destroyed) this.returnCredit()
+  }
+
+  /**
+   * @param {Buffer} chunk
+   * @param {BufferEncoding} _encoding
+   * @param {(err?: Error | null) => void} callback
+   */
+  _write (chunk, _encoding, callback) {
+    this.blocked = { chunks: [chunk], callback }
+    this.sendBlocked()
+  }
+
+  /**
+   * Writes buffered while corked (node:http and undici cork each message) become one frame.
+   * @param {Array<{ chunk: Buffer }>} writes
+   * @param {(err?: Error | null) => void} callback
+   */
+  _writev (writes, callback) {
+    const chunks = new Array(writes.length)
+    for (let i = 0; i < writes.length; i++) chunks[i] = writes[i].chunk
+    this.blocked = { chunks, callback }
+    this.sendBlocked()
+  }
+
+  /** Sends as much of the waiting write as the credit allows; completes it when all is out. */
+  sendBlocked () {
+    const blocked = this.blocked
+    if (!blocked || this.credit === 0 || this.destroyed) return
+    const { chunks } = blocked
+    let total = 0
+    for (let i = 0; i < chunks.length; i++) total += chunks[i].length
+    if (total > 0) {
+      const size = Math.min(total, this.credit)
+      this.credit -= size
+      this.bytesWritten += size
+      if (this.idleTimer) this.idleTimer.refresh()
+      if (size <= STRING_LIMIT) {
+        this.session.send(this.id, takeLatin1(chunks, size))
+      } else {
+        const out = takeBytes(chunks, size)
+        this.session.send(this.id, out, out.buffer)
+      }
+    } else {
+      chunks.length = 0 // node:http writes empty chunks (an empty body): nothing to send
+    }
+    if (chunks.length === 0) {
+      this.blocked = null
+      blocked.callback()
+    }
+  }
+
+  /** @param {(err?: Error | null) => void} callback */
+  _final (callback) {
+    this.finSent = true
+    this.session.send(this.id, FIN)
+    callback()
+    this.closeIfDone()
+  }
+
+  closeIfDone () {
+    if (this.finSent && this.finReceived) queueMicrotask(() => this.destroy())
+  }
+
+  /**
+   * @param {Error | null} err
+   * @param {(err?: Error | null) => void} callback
+   */
+  _destroy (err, callback) {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    this.idleTimer = null
+    // As close(2) on a TCP socket, with or without an error: the peer reads the
+    // end of the stream (node:http destroys right after writing a 400, which must
+    // arrive; an undici abort reaches the server as that end). Data the peer
+    // still sends to this connection is answered with RESET (session.js), as a RST.
+    if (!this.finSent) this.session.send(this.id, FIN)
+    this.session.remove(this.id)
+    const blocked = this.blocked
+    this.blocked = null
+    if (blocked) blocked.callback(err ?? new ChannelError(this.application, 'closed', 'connection destroyed while a write waited for credit'))
+    callback(err)
+  }
+
+  // --- the parts of net.Socket that node:http and undici call -------------
+
+  /**
+   * Idle timeout as net.Socket's: 'timeout' after `ms` without reads or writes.
+   * @param {number} ms
+   * @param {() => void} [listener]
+   */
+  setTimeout (ms, listener) {
+    this.timeout = ms
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    this.idleTimer = null
+    if (ms > 0 && !this.destroyed) {
+      this.idleTimer = setTimeout(() => this.emit('timeout'), ms).unref()
+      if (listener) this.once('timeout', listener)
+    } else if (listener) {
+      this.removeListener('timeout', listener)
+    }
+    return this
+  }
+
+  setNoDelay () { return this }
+  setKeepAlive () { return this }
+  ref () { this.referenced = true; this.session.updateRef(); return this }
+  unref () { this.referenced = false; this.session.updateRef(); return this }
+  address () { return { address: this.localAddress, family: 'IPv4', port: 0 } }
+}
+
+/**
+ * Removes the first `size` bytes from `chunks` (and the empty chunks after them).
+ * @param {Buffer[]} chunks
+ * @param {number} size
+ * @param {(chunk: Buffer) => void} take
+ */
+function shiftBytes (chunks, size, take) {
+  let left = size
+  while (left > 0) {
+    const chunk = chunks[0]
+    if (chunk.length <= left) {
+      take(chunk)
+      left -= chunk.length
+      chunks.shift()
+    } else {
+      take(chunk.subarray(0, left))
+      chunks[0] = chunk.subarray(left)
+      left = 0
+    }
+  }
+  while (chunks.length > 0 && chunks[0].length === 0) chunks.shift()
+}
+
+/**
+ * @param {Buffer[]} chunks
+ * @param {number} size
+ */
+function takeLatin1 (chunks, size) {
+  if (chunks.length === 1 && chunks[0].length === size) return /** @type {Buffer} */ (chunks.pop()).toString('latin1')
+  let text = ''
+  shiftBytes(chunks, size, (chunk) => { text += chunk.toString('latin1') })
+  return text
+}
+
+/**
+ * @param {Buffer[]} chunks
+ * @param {number} size
+ */
+function takeBytes (chunks, size) {
+  const out = Buffer.allocUnsafeSlow(size)
+  let offset = 0
+  shiftBytes(chunks, size, (chunk) => { out.set(chunk, offset); offset += chunk.length })
+  return out
+}

@@ -1,0 +1,163 @@
+// @ts-check
+// One MessagePort between a caller thread and an application carries every
+// http-port connection between them. Frames written in one event-loop turn, on
+// any connection, leave in ONE postMessage at the end of the turn (setImmediate,
+// after the poll phase has run every socket callback of the turn): each post
+// wakes the peer thread, and the profile showed that wake-up as the cost of a call.
+//
+// A message is a flat array of (connection id, payload) pairs:
+//   string      data (latin1, one byte per char: the cheapest thing to post;
+//               transferring even a 200-byte ArrayBuffer cost ~20 µs, and
+//               structured clone of a pooled Buffer copies its 64 KiB slab)
+//   Uint8Array  data above STRING_LIMIT, an exact-size buffer, transferred
+//   n > 0       credit: the peer's reader consumed n bytes
+//   FIN         the sender ended its side of that connection (half-close)
+//   RESET       that connection is gone here: data sent to it went nowhere (a TCP RST)
+//   OPEN        (caller to callee) a new connection with this id
+// A closed port (crash, stop, restart, terminate) resets every connection on it.
+import { ChannelError } from '../errors.js'
+
+export const FIN = -1
+export const RESET = -2
+export const OPEN = -3
+/** Above this, data travels as a transferred buffer (V8 makes strings near 1 MB external, slow to post). */
+export const STRING_LIMIT = 256 * 1024
+
+/**
+ * What a session needs from a connection.
+ * @typedef {object} SessionSocket
+ * @property {(payload: unknown) => void} onFrame
+ * @property {(err: Error) => void} onSessionLost
+ * @property {boolean} referenced
+ */
+
+let liveConnections = 0
+
+/** http-port connections open in this thread, both sides (for metrics, and leak tests). */
+export function openConnections () {
+  return liveConnections
+}
+
+export class PortSession {
+  /**
+   * @param {import('node:worker_threads').MessagePort} port
+   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void }} options
+   *   onOpen: callee side, a caller opened connection `id`
+   */
+  constructor (port, { application, onOpen, onClose }) {
+    this.port = port
+    this.application = application
+    this.onOpen = onOpen
+    this.onClose = onClose
+    /** @type {Map<number, SessionSocket>} */
+    this.sockets = new Map()
+    this.nextId = 1
+    /** @type {unknown[]} */
+    this.outbox = []
+    /** @type {ArrayBuffer[]} */
+    this.transfer = []
+    this.flushQueued = false
+    this.closed = false
+    this.referenced = true
+    this.flush = this.flush.bind(this)
+    port.on('message', (message) => this.onMessage(message))
+    port.on('close', () => this.lost(new ChannelError(application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)')))
+    this.updateRef()
+  }
+
+  /**
+   * @param {number} id
+   * @param {SessionSocket} socket
+   */
+  add (id, socket) {
+    if (!this.sockets.has(id)) liveConnections++
+    this.sockets.set(id, socket)
+    this.updateRef()
+  }
+
+  /** @param {number} id */
+  remove (id) {
+    if (this.sockets.delete(id)) liveConnections--
+    this.updateRef()
+  }
+
+  /** The port keeps the thread alive only while a connection wants it (undici unrefs idle sockets). */
+  updateRef () {
+    let wanted = false
+    for (const socket of this.sockets.values()) if (socket.referenced) { wanted = true; break }
+    if (wanted === this.referenced || this.closed) return
+    this.referenced = wanted
+    if (wanted) this.port.ref()
+    else this.port.unref()
+  }
+
+  /**
+   * Queues one frame; the turn's frames leave together.
+   * @param {number} id
+   * @param {unknown} payload
+   * @param {ArrayBuffer} [transfer]
+   */
+  send (id, payload, transfer) {
+    if (this.closed) return
+    this.outbox.push(id, payload)
+    if (transfer) this.transfer.push(transfer)
+    if (!this.flushQueued) {
+      this.flushQueued = true
+      setImmediate(this.flush)
+    }
+  }
+
+  flush () {
+    this.flushQueued = false
+    if (this.closed || this.outbox.length === 0) return
+    const outbox = this.outbox
+    const transfer = this.transfer
+    this.outbox = []
+    this.transfer = []
+    this.port.postMessage(outbox, transfer)
+  }
+
+  /** @param {unknown} message */
+  onMessage (message) {
+    if (this.closed) return
+    if (!Array.isArray(message) || message.length % 2 !== 0) return this.protocolError(`a message that is not frame pairs (${typeof message})`)
+    for (let i = 0; i < message.length && !this.closed; i += 2) {
+      const id = message[i]
+      const payload = message[i + 1]
+      if (typeof id !== 'number') return this.protocolError(`a connection id of type ${typeof id}`)
+      const socket = this.sockets.get(id)
+      if (socket) socket.onFrame(payload)
+      else if (payload === OPEN) {
+        if (!this.onOpen || !Number.isSafeInteger(id) || id <= 0) return this.protocolError(`an unexpected open of connection ${id}`)
+        this.onOpen(id)
+      } else if (typeof payload === 'string' || payload instanceof Uint8Array) this.send(id, RESET)
+      // Data for a connection closed here: the writer must learn it is gone, as from
+      // a TCP RST. Other late frames (credit, end, reset) are dropped.
+    }
+  }
+
+  /** @param {string} what */
+  protocolError (what) {
+    this.lost(new ChannelError(this.application, 'protocol', `malformed http-port message: ${what}`))
+  }
+
+  /**
+   * Every connection on the session fails with `err`; the port is closed.
+   * @param {Error} err
+   */
+  lost (err) {
+    if (this.closed) return
+    this.close()
+    for (const socket of [...this.sockets.values()]) socket.onSessionLost(err)
+    liveConnections -= this.sockets.size
+    this.sockets.clear()
+  }
+
+  close () {
+    if (this.closed) return
+    this.flush()
+    this.closed = true
+    this.port.close()
+    this.onClose?.()
+  }
+}

@@ -1,0 +1,71 @@
+// @ts-check
+// The `port` kind: frames travel as one structured-cloned flat array per turn over
+// a dedicated MessagePort. Payloads are posted as they are; never a pooled Node
+// Buffer, whose clone would copy its whole 64 KiB slab (the caller copies those).
+import { Outbox } from './flush.js'
+import { portCodec } from './codecs.js'
+
+/**
+ * What a channel end needs from a kind: encode a value for a frame, tell whether
+ * an encoded value is too large, queue frames, deliver batches, report closing.
+ * @typedef {object} Link
+ * @property {(value: unknown) => unknown} encode throws a TypeError for a value this kind cannot carry
+ * @property {(encoded: unknown, max: number) => boolean} exceeds
+ * @property {(op: number, id: number, a: unknown, b: unknown) => void} push
+ * @property {() => void} cork hold the flush (see Outbox.cork)
+ * @property {() => void} uncork
+ * @property {(onFrames: (frames: unknown) => void, onClose: (code: 'closed' | 'protocol', reason: string) => void, onUnsendable?: (op: number, id: number, err: Error) => void) => void} start
+ * @property {() => void} close
+ * @property {() => number} queued frames waiting for this turn's flush
+ */
+
+/**
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {import('./flush.js').FlushMode} mode
+ * @returns {Link}
+ */
+export function portLink (port, mode) {
+  let closed = false
+  /** @type {(op: number, id: number, err: Error) => void} */
+  let unsendable = () => {}
+  const outbox = new Outbox((frames) => {
+    if (closed) return
+    try {
+      port.postMessage(frames)
+    } catch {
+      // One value structured clone refuses (a function, a symbol…) fails the whole
+      // batch: send frame by frame and report only the culprits.
+      for (let i = 0; i < frames.length; i += 4) {
+        const frame = frames.slice(i, i + 4)
+        try {
+          port.postMessage(frame)
+        } catch (err) {
+          unsendable(/** @type {number} */ (frame[0]), /** @type {number} */ (frame[1]), /** @type {Error} */ (err))
+        }
+      }
+    }
+  }, mode)
+  return {
+    encode: portCodec.encode,
+    exceeds: portCodec.exceeds,
+    push: (op, id, a, b) => outbox.push(op, id, a, b),
+    cork: () => outbox.cork(),
+    uncork: () => outbox.uncork(),
+    start (onFrames, onClose, onUnsendable) {
+      if (onUnsendable) unsendable = onUnsendable
+      port.on('message', onFrames)
+      port.on('messageerror', (err) => onClose('protocol', `a message could not be read: ${err.message}`))
+      port.once('close', () => {
+        closed = true
+        onClose('closed', 'the channel closed (thread stopped, crashed or restarted)')
+      })
+      port.unref() // pending calls keep the loop alive through their deadline timer, not the port
+    },
+    close () {
+      closed = true
+      outbox.clear()
+      port.close()
+    },
+    queued: () => outbox.size
+  }
+}

@@ -1,0 +1,220 @@
+// @ts-check
+// The callee's end: `serve({ name: handler, … })` answers calls from every client,
+// on every channel kind, like Watt messaging's `handle`. Each handler gets the
+// payload and `{ signal }`, aborted when the caller cancels or its deadline passes.
+import { CODECS } from './codecs.js'
+import { ChannelError } from './errors.js'
+import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, STRIDE } from './frames.js'
+import { acceptPorts, wattMessaging } from './handshake.js'
+import { portLink } from './port-link.js'
+import { MESSAGE_SLACK, shmLink } from './shm/link.js'
+import { isRing } from './shm/ring.js'
+import { DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './client.js'
+
+/** A caller cannot make the callee accept messages larger than this, whatever it asks. */
+const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
+
+/**
+ * @typedef {(payload: any, context: { signal: AbortSignal }) => unknown} Handler
+ * @typedef {object} ServeOptions
+ * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
+ * @property {import('./client.js').Kind[]} [kinds] the kinds to accept (all)
+ * @property {number} [maxPayloadBytes] largest answer this side sends (8 MiB; the caller's own limit applies too)
+ * @property {import('./flush.js').FlushMode} [flush] when a turn's answers leave ('microtask')
+ */
+
+/**
+ * @param {Record<string, Handler>} handlers
+ * @param {ServeOptions} [options]
+ */
+export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask' } = {}) {
+  /** @type {Map<string, Handler>} */
+  const byName = new Map()
+  for (const [name, handler] of Object.entries(handlers ?? {})) {
+    if (typeof handler !== 'function') throw new TypeError(`handler ${name} must be a function`)
+    byName.set(name, handler)
+  }
+  for (const kind of kinds) if (!KINDS.includes(kind)) throw new TypeError(`kind must be one of ${KINDS.join(', ')}`)
+  /** @type {Set<Session>} */
+  const sessions = new Set()
+  const api = messaging ?? wattMessaging()
+  for (const kind of kinds) {
+    acceptPorts(kind, (port, meta) => {
+      const session = new Session(byName, sessions, kind === 'port' ? openPortSession(port, meta, flush) : openShmSession(port, meta, flush), kind, Math.min(maxPayloadBytes, callerLimit(meta)))
+      sessions.add(session)
+    }, { messaging: api })
+  }
+  return {
+    /** Channels open right now. */
+    get channels () { return sessions.size },
+    /** Handlers running right now. */
+    get running () {
+      let n = 0
+      for (const session of sessions) n += session.running.size
+      return n
+    },
+    /** Closes every open channel (callers see 'closed'); new ones are still accepted. */
+    closeChannels () {
+      for (const session of [...sessions]) session.end()
+    }
+  }
+}
+
+/** @param {unknown} meta */
+function callerLimit (meta) {
+  const limit = /** @type {{ maxPayloadBytes?: unknown }} */ (meta)?.maxPayloadBytes
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_ACCEPTED_PAYLOAD_BYTES) : DEFAULT_MAX_PAYLOAD_BYTES
+}
+
+/**
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {unknown} meta
+ * @param {import('./flush.js').FlushMode} flush
+ */
+function openPortSession (port, meta, flush) {
+  return portLink(port, flush)
+}
+
+/**
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {unknown} meta
+ * @param {import('./flush.js').FlushMode} flush
+ */
+function openShmSession (port, meta, flush) {
+  const { requests, answers, bell, idleFlag } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */ (meta ?? {})
+  if (!isRing(requests) || !isRing(answers)) {
+    port.close()
+    throw new TypeError('shm handshake without two rings')
+  }
+  return shmLink(port, {
+    inbound: requests,
+    outbound: answers,
+    maxMessageBytes: callerLimit(meta) + MESSAGE_SLACK,
+    flush,
+    bell: bell === 'wait-async' ? 'wait-async' : 'port',
+    idleFlag: idleFlag !== false
+  })
+}
+
+class Session {
+  /**
+   * @param {Map<string, Handler>} handlers
+   * @param {Set<Session>} sessions
+   * @param {import('./port-link.js').Link} link
+   * @param {string} kind
+   * @param {number} maxAnswerBytes
+   */
+  constructor (handlers, sessions, link, kind, maxAnswerBytes) {
+    this.handlers = handlers
+    this.sessions = sessions
+    this.link = link
+    this.codec = CODECS[/** @type {'port' | 'shm'} */ (kind)]
+    this.maxAnswerBytes = maxAnswerBytes
+    /** @type {Map<number, AbortController>} */
+    this.running = new Map()
+    this.ended = false
+    link.start((frames) => this.receive(frames), () => this.end(), (op, id, err) => {
+      if (op === OK) link.push(ERR, id, 'bad-payload', `the answer cannot be sent: ${err.message}`)
+    })
+  }
+
+  /** @param {unknown} frames */
+  receive (frames) {
+    if (this.ended) return
+    if (!isBatch(frames)) return this.refuse('a malformed batch')
+    this.link.cork()
+    try {
+      for (let i = 0; i < frames.length; i += STRIDE) {
+        const op = frames[i]
+        const id = frames[i + 1]
+        if (!isId(id)) return this.refuse('a frame without a valid id')
+        if (op === CALL) this.run(id, frames[i + 2], frames[i + 3])
+        else if (op === CANCEL) this.cancel(id)
+        else return this.refuse(`a frame with unknown op ${JSON.stringify(op)}`)
+        if (this.ended) return
+      }
+    } finally {
+      this.link.uncork()
+    }
+  }
+
+  /**
+   * @param {number} id
+   * @param {unknown} name
+   * @param {unknown} payload
+   */
+  run (id, name, payload) {
+    if (this.running.has(id)) return this.refuse(`a second call with id ${id}`)
+    const handler = typeof name === 'string' ? this.handlers.get(name) : undefined
+    if (!handler) return this.link.push(ERR, id, 'unknown-handler', this.codec.encode(`no handler named ${JSON.stringify(name)}`))
+    const controller = new AbortController()
+    this.running.set(id, controller)
+    let result
+    try {
+      result = handler(payload, { signal: controller.signal })
+    } catch (err) {
+      return this.fail(id, err)
+    }
+    if (result !== null && typeof result === 'object' && typeof (/** @type {any} */ (result).then) === 'function') {
+      /** @type {PromiseLike<unknown>} */ (result).then((value) => this.answer(id, value), (err) => this.fail(id, err))
+    } else {
+      this.answer(id, result)
+    }
+  }
+
+  /**
+   * @param {number} id
+   * @param {unknown} value
+   */
+  answer (id, value) {
+    if (!this.running.delete(id) || this.ended) return // cancelled: the caller has stopped waiting
+    let encoded
+    try {
+      encoded = this.codec.encode(value)
+    } catch (err) {
+      return this.link.push(ERR, id, 'bad-payload', this.codec.encode(`the answer cannot be sent: ${/** @type {Error} */ (err).message}`))
+    }
+    if (this.codec.exceeds(encoded, this.maxAnswerBytes)) {
+      return this.link.push(ERR, id, 'too-large', this.codec.encode(`the answer is larger than ${this.maxAnswerBytes} bytes`))
+    }
+    this.link.push(OK, id, encoded, 0)
+  }
+
+  /**
+   * @param {number} id
+   * @param {unknown} err
+   */
+  fail (id, err) {
+    if (!this.running.delete(id) || this.ended) return
+    const message = err instanceof Error ? err.message : String(err)
+    this.link.push(ERR, id, 'remote', this.codec.encode(message.slice(0, 1000)))
+  }
+
+  /** @param {number} id */
+  cancel (id) {
+    const controller = this.running.get(id)
+    if (!controller) return // already answered
+    this.running.delete(id)
+    controller.abort(new ChannelError('caller', 'aborted', 'the caller cancelled the call'))
+  }
+
+  /**
+   * The caller broke the protocol: say so, then close the channel (the caller
+   * reopens a clean one on its next call).
+   * @param {string} what
+   */
+  refuse (what) {
+    this.link.push(FAIL, 0, `the callee received ${what}`, 0)
+    queueMicrotask(() => this.end()) // after the flush that carries FAIL
+  }
+
+  end () {
+    if (this.ended) return
+    this.ended = true
+    this.sessions.delete(this)
+    for (const controller of this.running.values()) controller.abort(new ChannelError('caller', 'closed', 'the channel closed'))
+    this.running.clear()
+    // Close after pending answers of this turn had their chance to leave.
+    setImmediate(() => this.link.close())
+  }
+}

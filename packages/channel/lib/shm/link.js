@@ -1,0 +1,151 @@
+// @ts-check
+// The `shm` kind: the same frames as `port`, JSON-encoded into a SharedArrayBuffer
+// ring per direction. The MessagePort from the handshake stays open: it tells each
+// end when the other thread goes away, and (by default) it is the doorbell.
+//
+// Wake-ups. A reader sleeps until rung. Two bells:
+//  - 'port': the writer posts an empty message on the MessagePort;
+//  - 'wait-async': the reader keeps an Atomics.waitAsync pending on a header word,
+//    the writer bumps it and calls Atomics.notify.
+// Either way the writer rings only when the reader said it is idle (IDLE flag, set
+// by the reader once its ring is empty): while the reader is still working, new
+// records need no bell. The reader frees space as it reads and rings the writer
+// back only if the writer said it waits for space (WAITING flag).
+import { FAIL, OK } from '../frames.js'
+import { Outbox } from '../flush.js'
+import { shmCodec } from '../codecs.js'
+import { IDLE, RingReader, RingWriter, SEQ, WAITING } from './ring.js'
+
+/** @typedef {'port' | 'wait-async'} BellKind */
+
+// A batch is cut into ring messages of about this many characters, so one message
+// never holds more than one large payload plus this much.
+const BATCH_CHARS = 64 * 1024
+/** Room in a ring message beyond its largest payload: names, ids, error texts. */
+export const MESSAGE_SLACK = 4 * BATCH_CHARS
+
+/**
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {{ inbound: SharedArrayBuffer, outbound: SharedArrayBuffer, maxMessageBytes: number, flush: import('../flush.js').FlushMode, bell: BellKind, idleFlag?: boolean }} options
+ * @returns {import('../port-link.js').Link}
+ */
+export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell, idleFlag = true }) {
+  const reader = new RingReader(inbound, maxMessageBytes)
+  const writer = new RingWriter(outbound)
+  const inHeader = reader.header
+  const outHeader = writer.header
+  let closed = false
+  /** @type {(frames: unknown) => void} */
+  let deliver = () => {}
+  /** @type {(code: 'closed' | 'protocol', reason: string) => void} */
+  let lost = () => {}
+
+  const ring = bell === 'wait-async'
+    ? () => { Atomics.add(outHeader, SEQ, 1); Atomics.notify(outHeader, SEQ, 1) }
+    : () => port.postMessage(0)
+
+  const outbox = new Outbox((frames) => {
+    if (closed) return
+    let text = '['
+    let published = false
+    for (let i = 0; i < frames.length; i += 4) {
+      if (text.length > BATCH_CHARS) {
+        if (writer.write(text + ']')) published = true
+        text = '['
+      }
+      if (text.length > 1) text += ','
+      // Payload slots hold JSON text already (CALL's b, OK's a, ERR's b); the other
+      // slots are names, codes, messages or 0.
+      const op = frames[i]
+      text += op + ',' + frames[i + 1] + ',' + (op === OK ? frames[i + 2] : JSON.stringify(frames[i + 2])) + ',' + frames[i + 3]
+    }
+    if (writer.write(text + ']')) published = true
+    afterWrite(published)
+  }, flush)
+
+  /** @param {boolean} published */
+  function afterWrite (published) {
+    if (published && (!idleFlag || Atomics.exchange(outHeader, IDLE, 0) === 1)) ring()
+    if (writer.backlog > 0) {
+      // Full: ask to be rung when space is freed, then look once more (the reader may
+      // have freed space between our try and the flag).
+      Atomics.store(outHeader, WAITING, 1)
+      if (writer.pump()) afterWrite(true)
+    }
+  }
+
+  /** @param {string} text */
+  function onMessage (text) {
+    deliver(JSON.parse(text))
+  }
+
+  function onBell () {
+    if (closed) return
+    try {
+      let freed = false
+      for (;;) {
+        if (reader.drain(onMessage)) freed = true
+        if (closed) return
+        Atomics.store(inHeader, IDLE, 1)
+        if (!reader.pending) break
+        Atomics.store(inHeader, IDLE, 0) // a record slipped in before the flag: read it now
+      }
+      if (freed && Atomics.exchange(inHeader, WAITING, 0) === 1) ring()
+    } catch (err) {
+      fail(`unreadable shared-memory frames: ${/** @type {Error} */ (err).message}`)
+      return
+    }
+    if (writer.backlog > 0) afterWrite(writer.pump())
+  }
+
+  /** @param {string} reason */
+  function fail (reason) {
+    if (closed) return
+    // Tell the other end (best effort: its ring may be full) before closing.
+    try { writer.write('[' + FAIL + ',0,' + JSON.stringify(reason) + ',0]') && ring() } catch {}
+    close()
+    lost('protocol', reason)
+  }
+
+  function close () {
+    if (closed) return
+    closed = true
+    outbox.clear()
+    writer.queue.length = 0
+    if (bell === 'wait-async') { Atomics.add(inHeader, SEQ, 1); Atomics.notify(inHeader, SEQ) } // release our own waiter
+    port.close()
+  }
+
+  function waitLoop () {
+    if (closed) return
+    const seen = Atomics.load(inHeader, SEQ)
+    onBell()
+    if (closed) return
+    const result = Atomics.waitAsync(inHeader, SEQ, seen)
+    if (result.async) result.value.then(waitLoop)
+    else queueMicrotask(waitLoop)
+  }
+
+  return {
+    encode: shmCodec.encode,
+    exceeds: shmCodec.exceeds,
+    push: (op, id, a, b) => outbox.push(op, id, a, b),
+    cork: () => outbox.cork(),
+    uncork: () => outbox.uncork(),
+    start (onFrames, onClose) {
+      deliver = onFrames
+      lost = onClose
+      port.on('message', onBell)
+      port.once('close', () => {
+        if (closed) return
+        close()
+        onClose('closed', 'the channel closed (thread stopped, crashed or restarted)')
+      })
+      port.unref()
+      if (bell === 'wait-async') waitLoop()
+      else onBell() // records written before we listened
+    },
+    close,
+    queued: () => outbox.size
+  }
+}

@@ -1,0 +1,19 @@
+// Test fixture: starts the service processes (`processes`) or the remote host
+// (`remote`), prints what it started as one JSON line, then waits to be
+// interrupted. The tests send SIGINT and check that nothing is left.
+import { freePorts } from '../../bench/lib/ports.js'
+import { startRemoteHost } from '../../bench/lib/remote-host.js'
+import { startServiceProcesses } from '../../bench/lib/service-processes.js'
+import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
+
+const kind = process.argv[2]
+const free = await freePorts(DOWNSTREAM_SERVICES.length)
+const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
+if (kind === 'processes') {
+  const started = await startServiceProcesses({ ports })
+  process.stdout.write(JSON.stringify({ pids: Object.values(started.pids) }) + '\n')
+} else {
+  const remote = await startRemoteHost({ rttMs: 0.25, ports })
+  process.stdout.write(JSON.stringify({ namespace: remote.namespace, pids: [] }) + '\n')
+}
+setInterval(() => {}, 1000)
