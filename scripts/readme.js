@@ -4,8 +4,8 @@
 //   npm run readme -- --publish results/transports-….json [--profile results/profile-….json]
 //                                                    copy those into results/published/ first (then commit them)
 //   npm run readme -- --check                        exit 1 when README.md differs from what would be written
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { parseFlags, runMain, UsageError } from '../bench/lib/cli.js'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
 import { projectRelative, PUBLISHED, README, renderBlock, replaceBlock, sourcesOf } from './readme/block.js'
@@ -21,9 +21,11 @@ runMain(async () => {
   for (const [flag, target] of /** @type {const} */ ([['publish', 'transports'], ['profile', 'profile']])) {
     if (!flags[flag]) continue
     if (flags.check) throw new UsageError('--check compares only; publish without it')
+    const from = resolve(flags[flag])
+    if (!existsSync(from)) throw new UsageError(`--${flag}: no such file ${flags[flag]}`)
     const to = join(PROJECT_ROOT, PUBLISHED[target])
     mkdirSync(dirname(to), { recursive: true })
-    copyFileSync(join(process.cwd(), flags[flag]), to)
+    copyFileSync(from, to)
     process.stdout.write(`published ${projectRelative(flags[flag])} as ${PUBLISHED[target]}\n`)
     sources[target] = PUBLISHED[target]
   }

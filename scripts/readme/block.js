@@ -2,7 +2,7 @@
 // The README's generated block: between a start marker that names the result
 // files it was written from and an end marker. Reading, rendering, replacing.
 import { readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { resultsBlock } from './results-block.js'
 
@@ -54,5 +54,5 @@ export function replaceBlock (readme, block) {
 
 /** @param {string} path */
 export function projectRelative (path) {
-  return relative(PROJECT_ROOT, join(process.cwd(), path))
+  return relative(PROJECT_ROOT, resolve(path))
 }
