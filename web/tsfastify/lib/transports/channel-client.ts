@@ -6,7 +6,10 @@ import { type CallRequest, type CallResult, DownstreamError, type Transport, typ
 
 const BACKSTOP_MARGIN_MS = 1000
 
-export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm'): Transport {
+// Library options a variant may change (e.g. to A/B the shm wake-up through LAB_EXTRA_TRANSPORTS).
+export type ChannelTuning = { bell?: 'port' | 'wait-async', flush?: 'microtask' | 'immediate' }
+
+export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm', tuning: ChannelTuning = {}): Transport {
   const clients = new Map<string, ChannelClient>()
   function clientFor (service: string): ChannelClient {
     let client = clients.get(service)
@@ -16,7 +19,11 @@ export function createChannelTransport ({ name, callTimeoutMs }: TransportSettin
       // for another request's calls before that request's fan-out timer ran, and those
       // calls answered 502 instead of 504 (seen in the hang check under load).
       // Answers may carry the largest contract body, with room for the JSON around it.
-      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE })
+      // Calls leave at setImmediate, not at the end of each callback: the entry handles
+      // several HTTP requests per event-loop turn, one callback each, and this merges
+      // their calls into one message per service (measured at c10 p1: port 8,609–9,395
+      // req/s against 5,459–5,576 flushing per microtask, CPU per call 30 µs against 60).
+      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE, flush: 'immediate', ...tuning })
       clients.set(service, client)
     }
     return client
