@@ -25,7 +25,17 @@ export const DATA_DEFAULTS = {
   DATA_MAX_RECORD_BYTES: String(8 * 1024 * 1024),
   // the data-api worker's heap: Watt's defaults; tests shrink it to prove streaming stays bounded
   DATA_API_MAX_HEAP: '4GB',
-  DATA_API_MAX_YOUNG: '128MB'
+  DATA_API_MAX_YOUNG: '128MB',
+  // Watt replaces a worker whose event-loop utilisation (over the last second) is above
+  // maxELU (0.99 by default) at 10 checks in a row, 30 s apart: about 5.5 min after it
+  // started. The data-api is CPU-bound for as long as an answer takes (minutes at 2 GB,
+  // ELU 100% while answering other requests fine), so that check cut 2 GB answers
+  // mid-stream. ELU cannot tell busy from stuck here: 1 turns that criterion off (ELU
+  // never exceeds 1) and keeps the heap criterion. Tests shrink the timings to prove it.
+  DATA_API_MAX_ELU: '1',
+  DATA_API_HEALTH_INTERVAL_MS: '30000',
+  DATA_API_HEALTH_GRACE_MS: '30000',
+  DATA_API_MAX_UNHEALTHY_CHECKS: '10'
 }
 
 /**
