@@ -63,14 +63,27 @@ export function helloBody (service, size) {
 }
 
 /**
- * The same body with one byte changed: same length, wrong content.
- * @param {Buffer} body
+ * The one definition of a corrupt answer, for every transport: the right answer
+ * with the last character of its pad (of its service name when there is no pad)
+ * changed. Same shape and length, wrong content: only a content check catches it.
+ * @param {string} service
+ * @param {number} size
+ * @returns {Hello}
  */
-export function corruptBody (body) {
-  const copy = Buffer.from(body)
-  const at = copy.length - 3 // inside the pad or the closing of the object, never a length change
-  copy[at] = copy[at] === 0x21 ? 0x22 : 0x21
-  return copy
+export function corruptHello (service, size) {
+  const hello = helloObject(service, size)
+  const field = hello.pad ? 'pad' : 'service'
+  const value = hello[field]
+  return { ...hello, [field]: value.slice(0, -1) + (value.endsWith('!') ? '#' : '!') }
+}
+
+/**
+ * The corrupt answer as HTTP bytes: corruptHello serialised, one byte off helloBody.
+ * @param {string} service
+ * @param {number} size
+ */
+export function corruptBody (service, size) {
+  return Buffer.from(JSON.stringify(corruptHello(service, size)))
 }
 
 /**

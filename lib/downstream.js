@@ -6,7 +6,7 @@ import { createServer } from 'node:http'
 import { serve } from '@watt-lab/channel'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { serveHttpPortInWatt } from '@watt-lab/channel/http'
-import { corruptBody, helloBody, helloObject, parseHelloRequest } from './contract.js'
+import { corruptBody, corruptHello, helloBody, helloObject, parseHelloRequest } from './contract.js'
 import { answerProtocolErrorsWithJson, errorBody, missingHost } from './http-errors.js'
 import { serviceBindHost, tcpPortOf } from './ports.js'
 
@@ -30,7 +30,7 @@ export function helloResponse (service, query) {
   }
   const { size, fault } = parsed
   const body = helloBody(service, size)
-  return { status: 200, body: fault.corrupt ? corruptBody(body) : body, delay: fault.delay ?? 0 }
+  return { status: 200, body: fault.corrupt ? corruptBody(service, size) : body, delay: fault.delay ?? 0 }
 }
 
 /**
@@ -72,8 +72,7 @@ export function createHelloHandler (service) {
   return async function hello (/** @type {Record<string, unknown>} */ message, /** @type {{ signal?: AbortSignal } | undefined} */ context) {
     const { size, fault } = parseHelloRequest(message ?? {})
     if (fault.delay) await sleep(fault.delay, undefined, context?.signal instanceof AbortSignal ? { signal: context.signal } : undefined)
-    const hello = helloObject(service, size)
-    return fault.corrupt ? { ...hello, pad: hello.pad.slice(1) + '!' } : hello
+    return fault.corrupt ? corruptHello(service, size) : helloObject(service, size)
   }
 }
 

@@ -3,18 +3,17 @@
 // short block saying where it is, what to curl and how to stop it. (Watt's own
 // "listening" line is an info log, hidden at the runtime's `warn` level.)
 import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { entryPort, HOST } from '../lib/ports.js'
 import { startBanner } from '../lib/routes-index.js'
-import { PROJECT_NODE, PROJECT_ROOT, removeStaleManagementDir, waitForReady } from '../bench/lib/runtime.js'
-
-const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
+import { removeStaleManagementDir } from '../bench/lib/management-dir.js'
+import { PROJECT_NODE, PROJECT_ROOT, wattpmCli } from '../bench/lib/paths.js'
+import { waitForReady } from '../bench/lib/runtime.js'
 const url = `http://${HOST}:${entryPort()}`
 
 // Its own process group: a terminal's Ctrl-C reaches only this script, which passes
 // exactly one signal on (Watt exits at once, ungracefully, on a second one).
-const child = spawn(PROJECT_NODE, [WATTPM_CLI, 'start', '--env', join(PROJECT_ROOT, 'watt.env'), ...process.argv.slice(2)], {
+const child = spawn(PROJECT_NODE, [wattpmCli(), 'start', '--env', join(PROJECT_ROOT, 'watt.env'), ...process.argv.slice(2)], {
   cwd: PROJECT_ROOT,
   stdio: 'inherit',
   detached: true

@@ -37,11 +37,7 @@ export const FLAGS = {
   timeout: { type: 'integer', min: 1, max: 3600, help: 'per-request timeout, seconds; a timeout fails the run (default 60, longer for big datasets)' },
   runtime: { type: 'string', default: 'per-run', choices: ['per-run', 'shared'], help: 'a fresh runtime per run (memory of one variant alone) or one for all' },
   'cache-dir': { type: 'string', help: 'dataset cache (default .cache/data)' },
-  out: { type: 'string', help: 'result JSON path (default results/data-<time>.json)' },
-  report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/data-report)' },
-  wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each variant with wrk when installed' },
-  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED)' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
+  // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
 }
 
 /**

@@ -1,30 +1,14 @@
 // @ts-check
 // Turns a data result into the console memory table and the report sections.
 import Table from 'cli-table3'
+import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
-import { spread } from '../lib/stats.js'
-import { fmt } from '../lib/suite.js'
 import { parserName } from './parsers.js'
 import { isRefused, variantsChart } from './report-chart.js'
-
-/** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
-function median (runs, pick) {
-  return spread(runs.map(pick).filter((v) => v != null).map(Number))?.median ?? null
-}
-
-/** @param {number | null | undefined} n @param {number} [digits] */
-function num (n, digits = 1) {
-  return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits)
-}
 
 /** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
 function rps (n) {
   return n == null ? '–' : n < 100 ? n.toFixed(2) : fmt(n)
-}
-
-/** @param {number | null | undefined} bytes */
-function mib (bytes) {
-  return bytes == null || Number.isNaN(bytes) ? '–' : (bytes / 1048576).toFixed(0)
 }
 
 /**
@@ -81,7 +65,7 @@ export function memoryTable (result) {
  * @returns {import('../lib/report.js').Report}
  */
 export function dataReport (result) {
-  const { machine, config, runs } = result
+  const { config, runs } = result
   const rows = rowsByTarget(result)
   const sections = []
   for (const dataset of ['small', 'large']) {
@@ -142,19 +126,14 @@ export function dataReport (result) {
     })
   }
 
-  sections.push({
-    title: 'Every run',
-    table: {
-      headers: ['round', 'variant', 'connections', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'idle RSS MiB', 'peak RSS MiB', 'status'],
-      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, r.connections, rps(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–',
-        r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', mib(r.rssIdleBytes), mib(r.peakRssBytes),
-        r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`])
-    }
-  })
+  sections.push(everyRunSection(runs, {
+    targetHeader: 'variant',
+    extra: [{ header: 'connections', cell: (r) => r.connections }, { header: 'idle RSS MiB', cell: (r) => mib(r.rssIdleBytes) }, { header: 'peak RSS MiB', cell: (r) => mib(r.peakRssBytes) }]
+  }))
 
   return {
     title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp)',
-    intro: `${result.failed ? '**This result contains failed runs; failed variants are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, undici ${machine.versions.undici}, fastify ${machine.versions.fastify}, stream-json ${config.streamJsonVersion ?? 'unknown'}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'variants')}${machineLine(result, ['wattpm', 'undici', 'fastify', 'autocannon'], { 'stream-json': config.streamJsonVersion })} Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }
 }

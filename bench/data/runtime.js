@@ -4,7 +4,8 @@
 // data-source answers over the mesh and over TCP.
 import { relative } from 'node:path'
 import { freePorts } from '../lib/ports.js'
-import { PROJECT_ROOT, startRuntime } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
+import { startRuntime } from '../lib/runtime.js'
 
 export const CONFIG_FILE = relative(PROJECT_ROOT, new URL('./watt.json', import.meta.url).pathname)
 export const API_PREFIX = '/data-api'

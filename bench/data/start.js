@@ -1,17 +1,14 @@
 // @ts-check
 // `npm run start:data`: the data runtime in the foreground on 127.0.0.1:3044
 // (data-source on :3045), datasets generated first when missing. Ctrl-C stops it.
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { isListening } from '../lib/ports.js'
 import { spawnTracked } from '../lib/processes.js'
-import { PROJECT_NODE, PROJECT_ROOT, waitForReady } from '../lib/runtime.js'
+import { PROJECT_NODE, PROJECT_ROOT, wattpmCli } from '../lib/paths.js'
+import { waitForReady } from '../lib/runtime.js'
 import { DEFAULT_CACHE_DIR, ensureDataset } from './dataset/cache.js'
 import { FLAGS as BENCH_FLAGS, sizesFrom } from './plan.js'
 import { API_PREFIX, CONFIG_FILE, dataRuntimeEnv, DEFAULT_PORT, DEFAULT_SOURCE_PORT, READY_PATHS } from './runtime.js'
-
-const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
 
 /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
 const FLAGS = {
@@ -37,7 +34,7 @@ async function main () {
   const small = await ensureDataset({ dataset: 'small', targetBytes: sizes.small, seed: flags.seed, cacheDir, log })
   const large = await ensureDataset({ dataset: 'large', targetBytes: sizes.large, seed: flags.seed, cacheDir, log })
 
-  const { exited } = spawnTracked(PROJECT_NODE, [WATTPM_CLI, 'start', '--config', CONFIG_FILE], {
+  const { exited } = spawnTracked(PROJECT_NODE, [wattpmCli(), 'start', '--config', CONFIG_FILE], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...dataRuntimeEnv({ small: small.file, large: large.file }, flags.port, flags.sourcePort) },
     stdio: ['ignore', 'inherit', 'inherit']

@@ -20,7 +20,7 @@ import { headerDifferences, helloFailures } from './verify.js'
 /**
  * @param {string} file  the framework's server module
  * @param {MeasureOptions} options
- * @returns {Promise<import('../lib/suite.js').Measurement>}
+ * @returns {Promise<import('../lib/types.js').Measurement>}
  */
 export async function measureServer (file, options) {
   const server = await startServer(file)

@@ -12,9 +12,7 @@ export const FLAGS = {
   warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   rounds: { type: 'integer', default: 3, min: 1, max: 50, help: 'interleaved rounds (A B C A B C …), a fresh process each run' },
   'ready-timeout': { type: 'integer', default: 20, min: 1, max: 300, help: 'seconds a server may take to answer its first request' },
-  out: { type: 'string', help: 'result JSON path (default results/frameworks-<time>.json)' },
-  report: { type: 'string', help: 'report path without extension (default: the result path without .json)' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run instead of measuring the rest' }
+  // --out, --report, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
 }
 
 /**

@@ -2,27 +2,11 @@
 // Turns a frameworks result into the report: the original write-up's table
 // (avg latency, avg req/s, avg bytes/s) fastest first, with spread across
 // rounds, versions, charts, the headers each framework sent, and every run.
+import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, megabytesPerSec as megabytes, num } from '../lib/format.js'
 import { barChart, lineChart } from '../lib/report.js'
-import { spread } from '../lib/stats.js'
-import { fmt } from '../lib/suite.js'
 import { rankingLine, rankTargets } from './ranking.js'
 
 const BASELINE = 'node-http'
-
-/** @param {any[]} runs @param {(run: any) => number | null | undefined} pickValue */
-function median (runs, pickValue) {
-  return spread(runs.map(pickValue).filter((v) => v != null).map(Number))?.median ?? null
-}
-
-/** @param {number | null} n @param {number} [digits] */
-function num (n, digits = 2) {
-  return n == null ? '–' : n.toFixed(digits)
-}
-
-/** @param {number | null} bytesPerSec  in MB/s (10^6), as autocannon prints */
-function megabytes (bytesPerSec) {
-  return bytesPerSec == null ? '–' : (bytesPerSec / 1e6).toFixed(2)
-}
 
 /**
  * @param {any} result
@@ -44,7 +28,7 @@ export function frameworkReport (result) {
         i + 1,
         entry.target,
         versionOf(entry.target),
-        num(median(ok, (r) => r.latencyMs?.avg)),
+        num(median(ok, (r) => r.latencyMs?.avg), 2),
         fmt(entry.median),
         `${fmt(entry.min)} – ${fmt(entry.max)}`,
         megabytes(median(ok, (r) => r.throughputBytesPerSec)),
@@ -85,19 +69,14 @@ export function frameworkReport (result) {
   }
 
   sections.push(headersSection(runs))
-  sections.push({
-    title: 'Every run',
-    table: {
-      headers: ['round', 'framework', 'req/s', 'avg ms', 'p99 ms', 'max ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'loadgen CPU %', 'status'],
-      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, fmt(r.requestsPerSec), num(r.latencyMs?.avg ?? null), r.latencyMs?.p99 ?? '–', r.latencyMs?.max ?? '–',
-        r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', num(r.loadgen?.cpuPercent ?? null, 0), r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`])
-    }
-  })
+  sections.push(everyRunSection(runs, {
+    targetHeader: 'framework',
+    extra: [{ header: 'avg ms', cell: (r) => num(r.latencyMs?.avg, 2) }, { header: 'loadgen CPU %', cell: (r) => num(r.loadgen?.cpuPercent, 0) }]
+  }))
 
-  const versions = Object.entries(machine.versions).map(([name, version]) => `${name} ${version ?? 'not installed'}`).join(', ')
   return {
     title: 'HTTP frameworks: "Hello world" on GET /',
-    intro: `${result.failed ? '**This result contains failed runs; failed frameworks are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Versions: ${versions}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. The load generator (autocannon, one thread) runs on the same machine and shares its cores with the server: compare frameworks within this run, not with numbers from another machine.`,
+    intro: `${failedBanner(result, 'frameworks')}${machineLine(result, Object.keys(machine.versions).filter((name) => name !== 'node'))} The load generator (autocannon, one thread) runs on the same machine and shares its cores with the server: compare frameworks within this run, not with numbers from another machine.`,
     sections
   }
 }

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePorts } from '../lib/ports.js'
 import { spawnTracked, stopChild } from '../lib/processes.js'
-import { PROJECT_ROOT } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 import { getHello } from './verify.js'
 
 /**

@@ -2,6 +2,7 @@
 // The load generator: autocannon's programmatic API, awaited, every response's
 // status and body checked, and its own CPU use recorded (it shares the cores).
 import autocannon from 'autocannon'
+import { assertLoopbackUrl } from './loopback.js'
 
 /**
  * @typedef {object} LoadOptions
@@ -47,10 +48,7 @@ import autocannon from 'autocannon'
  * @returns {Promise<LoadResult>}
  */
 export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, rotate, remoteEntry = false }) {
-  const host = new URL(url).hostname
-  if (!remoteEntry && host !== '127.0.0.1' && host !== 'localhost' && host !== '[::1]') {
-    throw new Error(`load tests target loopback only, not ${host}`)
-  }
+  if (!remoteEntry) assertLoopbackUrl(url)
   const rotation = rotate ? rotatingRequests(rotate, { pipelining, workers, expectBody }) : null
   const cpuBefore = process.cpuUsage()
   const started = process.hrtime.bigint()

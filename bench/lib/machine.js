@@ -6,7 +6,7 @@ import { createRequire } from 'node:module'
 import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
-import { PROJECT_ROOT } from './runtime.js'
+import { PROJECT_ROOT } from './paths.js'
 
 const require = createRequire(import.meta.url)
 export const CORE_PACKAGES = ['wattpm', '@platformatic/service', '@platformatic/node', 'undici', 'fastify', 'autocannon']

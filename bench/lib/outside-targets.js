@@ -15,6 +15,7 @@ import { namespaceSupport } from './netns.js'
 import { freePorts } from './ports.js'
 import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
+import { isLoopbackHost } from './loopback.js'
 
 /**
  * Whether the harness can make a remote host on this machine (for the rtt sweep).
@@ -52,17 +53,12 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
       const name = addressEnvOf(service, placement)
       if (!env[name]) continue
       const { host } = parseAddress(/** @type {string} */ (env[name]), name)
-      if (!isLoopback(host) && host !== serviceHost && host !== address) {
+      if (!isLoopbackHost(host) && host !== serviceHost && host !== address) {
         throw new UsageError(`${name}=${env[name]} is not on this machine: non-loopback service targets need --service-host ${host}`)
       }
     }
   }
   return address
-}
-
-/** @param {string} host */
-function isLoopback (host) {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host)
 }
 
 /** @typedef {import('../../lib/topology.js').StartedRequirement} StartedRequirement */

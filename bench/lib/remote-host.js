@@ -9,7 +9,7 @@ import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { createNamespace, namespaceSupport, setNetemDelay } from './netns.js'
 import { processCpuSeconds } from './proc-cpu.js'
 import { onCleanup, spawnTracked, stopChild } from './processes.js'
-import { PROJECT_NODE, PROJECT_ROOT } from './runtime.js'
+import { PROJECT_NODE, PROJECT_ROOT } from './paths.js'
 import { startServiceProcesses } from './service-processes.js'
 
 const RELAY = join(PROJECT_ROOT, 'bench', 'remote', 'delay-relay.js')

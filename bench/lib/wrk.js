@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { spawnTracked } from './processes.js'
+import { assertLoopbackUrl } from './loopback.js'
 
 const run = promisify(execFile)
 
@@ -23,8 +24,7 @@ export async function hasWrk () {
  * @param {{ url: string, threads: number, connections: number, duration: number, timeoutS?: number }} options
  */
 export async function runWrk ({ url, threads, connections, duration, timeoutS = 10 }) {
-  const host = new URL(url).hostname
-  if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`load tests target loopback only, not ${host}`)
+  assertLoopbackUrl(url)
   // Tracked like every other child, so Ctrl-C stops a running wrk too.
   const { child, exited, output } = spawnTracked('wrk', [`-t${threads}`, `-c${connections}`, `-d${duration}s`, '--timeout', `${timeoutS}s`, '--latency', url])
   const guard = setTimeout(() => child.kill('SIGKILL'), (duration + 30) * 1000)

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { APPLICATIONS } from '../../lib/topology.js'
-import { PROJECT_ROOT } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 
 export { APPLICATIONS }
 

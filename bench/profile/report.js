@@ -1,5 +1,6 @@
 // @ts-check
 // Profile report: µs of CPU per downstream call, by category and application.
+import { machineLine } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
 import { APPLICATIONS } from './config.js'
 
@@ -49,7 +50,7 @@ export function profileReport (result) {
   }
   return {
     title: 'Where the time goes per call: CPU profiles of every Watt worker',
-    intro: `Machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, Node ${result.machine.node}, wattpm ${result.machine.versions.wattpm}. Started ${result.startedAt}. Each transport ran in its own fresh runtime with a profiling preload in every worker (bench/profile/preload.js); watt.json itself is unchanged.`,
+    intro: `${machineLine(result)} Each transport ran in its own fresh runtime with a profiling preload in every worker (bench/profile/preload.js); watt.json itself is unchanged.`,
     sections
   }
 }

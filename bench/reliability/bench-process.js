@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnTracked } from '../lib/processes.js'
-import { PROJECT_ROOT } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 
 export const TRANSPORTS_BENCH = join('bench', 'transports', 'run.js')
 

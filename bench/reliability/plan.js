@@ -51,7 +51,7 @@ export function resolveSettings (flags) {
 
 /**
  * @param {Record<string, any>} settings
- * @returns {import('../lib/suite.js').Case[]}
+ * @returns {import('../lib/types.js').Case[]}
  */
 export function casesFrom (settings) {
   const wanted = new Set(settings.scenarios)

@@ -5,9 +5,9 @@
 //   npm run check:reliability            every scenario, full length (a few minutes)
 //   node bench/reliability/run.js --quick --scenarios faults,binds
 import { join } from 'node:path'
-import { parseFlags, runMain } from '../lib/cli.js'
-import { defaultResultPath, RESULTS_DIR } from '../lib/results.js'
-import { runSuite } from '../lib/suite.js'
+import { runSuiteCommand } from '../lib/driver.js'
+import { RESULTS_DIR } from '../lib/paths.js'
+import { describeSettings, readRuntimeSettings } from '../lib/runtime-settings.js'
 import { casesFrom, FLAGS, resolveSettings } from './plan.js'
 import { startPrivateRuntime } from './private-runtime.js'
 import { describeCheck, renderTable } from './table.js'
@@ -19,82 +19,74 @@ import { memoryAcrossRuns } from './scenarios/leaks.js'
 import { loadUnderSeedProfile } from './scenarios/load.js'
 import { interruptBench } from './scenarios/shutdown.js'
 
-async function main () {
-  const flags = parseFlags(process.argv.slice(2), FLAGS, {
-    command: 'node bench/reliability/run.js',
-    description: 'Reliability and security checks (load, leaks, fuzz, faults, binds, shutdown), each pass/fail with its figures.'
-  })
-  const settings = resolveSettings(flags)
-  const out = settings.out ?? defaultResultPath('reliability')
-  const cases = casesFrom(settings)
+/** @typedef {{ runtime: import('./private-runtime.js').PrivateRuntime, control: import('./watt-control.js').WattControl }} Shared */
 
-  /** @type {import('./private-runtime.js').PrivateRuntime | null} */
-  let runtime = null
-  /** @type {import('./watt-control.js').WattControl | null} */
-  let control = null
+runSuiteCommand({
+  name: 'reliability',
+  command: 'node bench/reliability/run.js',
+  description: 'Reliability and security checks (load, leaks, fuzz, faults, binds, shutdown), each pass/fail with its figures.',
+  flags: FLAGS,
+  plan: (flags) => {
+    const settings = resolveSettings(flags)
+    return { cases: casesFrom(settings), rounds: 1, secondsPerCase: 15, config: settings }
+  },
   // One runtime for every scenario that needs one, started on first use: the
   // later scenarios (faults, binds) then also see a runtime that has been through the earlier ones.
-  const shared = async () => {
-    if (!runtime) {
-      runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs })
-      control = createWattControl(runtime.pid)
-      process.stderr.write(`started a private runtime (pid ${runtime.pid}) at ${runtime.url}, CALL_TIMEOUT_MS ${runtime.callTimeoutMs}\n`)
-    }
-    return { runtime, control: /** @type {import('./watt-control.js').WattControl} */ (control) }
-  }
-
-  let anyFailed = false
-  try {
-    const code = await runSuite({
-      suite: 'reliability',
-      config: { ...settings, out },
-      cases,
-      rounds: 1,
-      secondsPerCase: 15,
-      out,
-      describe: describeCheck,
-      renderTable: (result) => {
-        anyFailed = result.failed
-        return renderTable(result)
+  setup: async (flags, plan) => {
+    const settings = /** @type {Record<string, any>} */ (plan.config)
+    /** @type {import('../lib/driver.js').Context & { shared: () => Promise<Shared> }} */
+    const context = {
+      shared: async () => {
+        if (!opened) {
+          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs })
+          opened = { runtime, control: createWattControl(runtime.pid) }
+          context.runtime = await readRuntimeSettings(runtime)
+          process.stderr.write(`started a private runtime (pid ${runtime.pid}) at ${runtime.url}: ${describeSettings(context.runtime)}\n`)
+        }
+        return opened
       },
-      measure: async (kase, { progress }) => {
-        const onTick = (/** @type {number} */ s) => progress.tick(s)
-        if (kase.profile === 'shutdown') {
-          return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
-        }
-        const { runtime, control } = await shared()
-        switch (kase.profile) {
-          case 'load':
-            return loadUnderSeedProfile(runtime, { transport: kase.transport, duration: settings.duration, onTick })
-          case 'leaks':
-            return memoryAcrossRuns(runtime, control, { runs: settings.leakRuns, secondsPerTransport: settings.leakSeconds, maxGrowth: settings.leakGrowth, onTick })
-          case 'fuzz':
-            return fuzzRoutes(runtime, { requests: settings.fuzzRequests, seed: settings.fuzzSeed, concurrency: settings.fuzzConcurrency, onTick })
-          case 'faults':
-            return faultUnderLoad(runtime, control, {
-              kind: kase.kind,
-              service: settings.faultService,
-              holdMs: settings.faultHoldMs,
-              connections: settings.faultConnections,
-              probeRateHz: settings.probeRate,
-              preMs: 2000,
-              postMs: 3000,
-              recoveryLimitMs: settings.recoveryLimitMs,
-              latencySlackMs: settings.latencySlackMs,
-              onTick
-            })
-          case 'binds':
-            return checkBinds(runtime, { benchSeconds: 3 })
-          default:
-            throw new Error(`unknown scenario ${kase.profile}`)
-        }
+      stop: async () => {
+        await opened?.control.close()
+        await opened?.runtime.stop()
       }
-    })
-    return code !== 0 ? code : anyFailed ? 1 : 0
-  } finally {
-    await /** @type {import('./watt-control.js').WattControl | null} */ (control)?.close()
-    await /** @type {import('./private-runtime.js').PrivateRuntime | null} */ (runtime)?.stop()
+    }
+    /** @type {Shared | null} */
+    let opened = null
+    return context
+  },
+  describe: describeCheck,
+  renderTable,
+  measure: async (kase, { progress, flags, context }) => {
+    const settings = resolveSettings(flags)
+    const onTick = (/** @type {number} */ s) => progress.tick(s)
+    if (kase.profile === 'shutdown') {
+      return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
+    }
+    const { runtime, control } = await context.shared()
+    switch (kase.profile) {
+      case 'load':
+        return loadUnderSeedProfile(runtime, { transport: kase.transport, duration: settings.duration, onTick })
+      case 'leaks':
+        return memoryAcrossRuns(runtime, control, { runs: settings.leakRuns, secondsPerTransport: settings.leakSeconds, maxGrowth: settings.leakGrowth, onTick })
+      case 'fuzz':
+        return fuzzRoutes(runtime, { requests: settings.fuzzRequests, seed: settings.fuzzSeed, concurrency: settings.fuzzConcurrency, onTick })
+      case 'faults':
+        return faultUnderLoad(runtime, control, {
+          kind: kase.kind,
+          service: settings.faultService,
+          holdMs: settings.faultHoldMs,
+          connections: settings.faultConnections,
+          probeRateHz: settings.probeRate,
+          preMs: 2000,
+          postMs: 3000,
+          recoveryLimitMs: settings.recoveryLimitMs,
+          latencySlackMs: settings.latencySlackMs,
+          onTick
+        })
+      case 'binds':
+        return checkBinds(runtime, { benchSeconds: 3 })
+      default:
+        throw new Error(`unknown scenario ${kase.profile}`)
+    }
   }
-}
-
-runMain(main)
+})

@@ -3,7 +3,7 @@
 // windows, recovery times, RSS and heap growth, exit codes), then every failure
 // in full below it.
 import Table from 'cli-table3'
-import { fmt } from '../lib/suite.js'
+import { fmt } from '../lib/format.js'
 import { mib, pct } from './scenarios/leaks.js'
 
 /**

@@ -4,7 +4,7 @@
 // code inside one of its workers through the API's REPL (to crash it, hang it,
 // or run a full GC before a memory reading).
 import { Agent, request, WebSocket } from 'undici'
-import { managementSocketPath } from '../lib/runtime.js'
+import { managementSocketPath } from '../lib/management-dir.js'
 
 /**
  * @typedef {object} Repl

@@ -12,12 +12,12 @@ import { startTarget } from './targets.js'
  * @param {{ target: string, scale: number, connections: number, autocannonWorkers: number }} kase
  * @param {Record<string, any>} flags
  * @param {{ progress: { tick: (s: number) => void }, wrk: boolean }} context
- * @returns {Promise<import('../lib/suite.js').Measurement>}
+ * @returns {Promise<import('../lib/types.js').Measurement>}
  */
 export async function measureCase (kase, flags, { progress, wrk }) {
   const [port] = await freePorts(1)
   const target = await startTarget(kase.target, kase.scale, port, { readyTimeoutMs: flags.readyTimeout * 1000 })
-  /** @type {import('../lib/suite.js').Measurement | undefined} */
+  /** @type {import('../lib/types.js').Measurement | undefined} */
   let measurement
   try {
     measurement = await loadTarget(kase, flags, target, { progress, wrk })

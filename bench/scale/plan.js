@@ -14,15 +14,11 @@ export const FLAGS = {
   warmup: { type: 'integer', default: 10, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   connections: { type: 'integer', default: 100, min: 1, max: 10_000, help: 'autocannon connections (-c)' },
   rounds: { type: 'integer', default: 1, min: 1, max: 50, help: 'interleaved rounds (A B C A B C …)' },
-  wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'also measure each run with wrk when installed' },
   'wrk-duration': { type: 'integer', default: 10, min: 1, max: 600, help: 'wrk seconds per run (-d)' },
   'wrk-threads': { type: 'integer', default: 4, min: 1, max: 64, help: 'wrk threads (-t)' },
   'wrk-connections': { type: 'integer', default: 1000, min: 1, max: 10_000, help: 'wrk connections (-c)' },
   'ready-timeout': { type: 'integer', default: 60, min: 1, max: 600, help: 'seconds a target may take to have all workers answering' },
-  out: { type: 'string', help: 'result JSON path (default results/scale-<time>.json)' },
-  report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/scale-report)' },
-  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED)' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
+  // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
 }
 
 /**

@@ -8,7 +8,7 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PROJECT_ROOT } from '../lib/runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 import { onCleanup, spawnTracked, stopChild } from '../lib/processes.js'
 import { isAlive, killAll, waitGone } from './alive.js'
 

@@ -2,25 +2,10 @@
 // The scale suite's tables (the originals' columns: latency percentiles, req/s
 // avg/stdev/min, bytes/s, total requests, plus the load generator's CPU) and
 // the report sections with charts.
+import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, megabytesPerSec as mbPerSec, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
 import { ratio, spread } from '../lib/stats.js'
-import { fmt } from '../lib/suite.js'
 import { TARGETS } from './plan.js'
-
-/** @param {any[]} runs @param {(run: any) => number | null | undefined} pick */
-function median (runs, pick) {
-  return spread(runs.map(pick).filter((v) => v != null).map(Number))?.median ?? null
-}
-
-/** @param {number | null | undefined} n @param {number} [digits] */
-function num (n, digits = 1) {
-  return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits)
-}
-
-/** @param {number | null | undefined} bytesPerSec */
-function mbPerSec (bytesPerSec) {
-  return bytesPerSec == null ? '–' : (bytesPerSec / 1e6).toFixed(2)
-}
 
 /**
  * Strategy × scale groups in run order: [{ target, scale, profile, runs }].
@@ -153,21 +138,20 @@ export function scaleReport (result) {
     charts: []
   })
 
-  sections.push({
-    title: 'Every run',
+  sections.push(everyRunSection(runs, {
+    targetHeader: 'strategy',
     text: 'Start time is from launch until all workers answered and the response was verified.',
-    table: {
-      headers: ['round', 'strategy', 'scale', 'workers seen', 'start ms', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'stopped clean', 'status'],
-      rows: runs.map((/** @type {any} */ r) => [r.round, r.target, r.scale, r.workersSeen ?? '–', r.startMs ?? '–', fmt(r.requestsPerSec), r.latencyMs?.p50 ?? '–', r.latencyMs?.p99 ?? '–',
-        r.status?.['2xx'] ?? '–', r.status?.non2xx ?? '–', r.errors ?? '–', r.timeouts ?? '–', r.mismatches ?? '–', r.stop ? (r.stop.clean ? 'yes' : 'NO') : '–',
-        r.ok ? 'ok' : `FAILED: ${r.failures.join('; ')}`]),
-    },
-    charts: []
-  })
+    extra: [
+      { header: 'scale', cell: (r) => r.scale },
+      { header: 'workers seen', cell: (r) => r.workersSeen ?? '–' },
+      { header: 'start ms', cell: (r) => r.startMs ?? '–' },
+      { header: 'stopped clean', cell: (r) => (r.stop ? (r.stop.clean ? 'yes' : 'NO') : '–') }
+    ]
+  }))
 
   return {
     title: 'Scaling one HTTP server: single process, node:cluster, reusePort, PM2, Watt workers',
-    intro: `${result.failed ? '**This result contains failed runs; they are reported as FAILED, not as numbers.**\n\n' : ''}Machine: ${machine.cpuModel}, ${cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}. Node ${machine.node}, wattpm ${machine.versions.wattpm}, PM2 ${config.pm2Version ?? 'not installed'}, autocannon ${machine.versions.autocannon}. Commit ${machine.git.commit?.slice(0, 10) ?? 'unknown'}${machine.git.dirty ? ' (with local changes)' : ''}. Started ${result.startedAt}. Logs and metrics are off in every strategy (Watt: metrics and health checks off, logger warn; PM2: no pmx, no host metrics, no version check). The load generator shares the machine's ${cores} cores with the servers.`,
+    intro: `${failedBanner(result, 'strategies')}${machineLine(result, ['wattpm', 'autocannon'], { PM2: config.pm2Version ?? 'not installed' })} Logs and metrics are off in every strategy (Watt: metrics and health checks off, logger warn; PM2: no pmx, no host metrics, no version check). The load generator shares the machine's ${cores} cores with the servers.`,
     sections
   }
 }

@@ -8,66 +8,56 @@ import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import Table from 'cli-table3'
-import { parseFlags, runMain, UsageError } from '../lib/cli.js'
-import { writeReport } from '../lib/report.js'
-import { defaultResultPath, writeResult } from '../lib/results.js'
-import { PROJECT_ROOT } from '../lib/runtime.js'
-import { runSuite } from '../lib/suite.js'
-import { hasWrk, WRK_MISSING } from '../lib/wrk.js'
+import { UsageError } from '../lib/cli.js'
+import { runSuiteCommand } from '../lib/driver.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 import { measureCase } from './measure.js'
 import { casesFrom, FLAGS, resolveScales } from './plan.js'
 import { PM2_CLI, pm2Installed } from './pm2.js'
 import { ratiosToNode, scaleReport, scaleTable, wrkTable } from './report.js'
 
-async function main () {
-  const flags = parseFlags(process.argv.slice(2), FLAGS, {
-    command: 'node bench/scale/run.js',
-    description: 'One handler scaled five ways (node, cluster, reuseport, pm2, watt), every response verified.\nQuick check: --duration 1 --warmup 0 --wrk off'
-  })
-  const cores = availableParallelism()
-  const cases = casesFrom(flags, cores)
-  if (flags.targets.includes('pm2') && !pm2Installed()) {
-    throw new UsageError(`PM2 is not installed at ${PM2_CLI}: run npm ci --prefix tools/pm2, or leave pm2 out of --targets`)
-  }
-  const wrk = flags.wrk !== 'off' && await hasWrk()
-  if (flags.wrk !== 'off' && !wrk) process.stderr.write(`${WRK_MISSING}\n`)
-  const out = flags.out ?? defaultResultPath('scale')
-  const config = { ...flags, out, cores, scales: resolveScales(flags.scale, cores), pm2Version: pm2Version() }
+/** @param {import('../lib/report.js').TableData} data */
+const consoleTable = ({ headers, rows }) => {
+  const table = new Table({ head: headers, style: { head: [], border: [] } })
+  table.push(...rows.map((row) => row.map(String)))
+  return table.toString()
+}
 
-  return runSuite({
-    suite: 'scale',
-    config,
-    cases,
-    rounds: flags.rounds,
-    secondsPerCase: flags.warmup + flags.duration + (wrk ? flags.wrkDuration : 0) + 4,
-    out,
-    allowErrors: flags.allowErrors,
-    failFast: flags.failFast,
-    measure: (kase, { progress }) => measureCase(/** @type {any} */ (kase), flags, { progress, wrk }),
-    onComplete: async (result, path) => {
-      result.ratioToNode = ratiosToNode(result.runs)
-      const wrkFailed = result.runs.filter((/** @type {any} */ run) => run.wrk && !run.wrk.ok)
-      result.crossCheck = wrk
-        ? { tool: 'wrk', note: `wrk -t${flags.wrkThreads} -c${flags.wrkConnections} -d${flags.wrkDuration}s --latency: status, socket errors and timeouts checked, bodies not.`, failedRuns: wrkFailed.length }
-        : { tool: 'wrk', skipped: flags.wrk === 'off' ? 'wrk cross-check turned off (--wrk off)' : WRK_MISSING }
-      writeResult(path, result)
-      const { headers, rows } = scaleTable(result)
-      const table = new Table({ head: headers, style: { head: [], border: [] } })
-      table.push(...rows.map((row) => row.map(String)))
-      process.stdout.write(`${table.toString()}\n${cores} core(s); the load generator shares them with the servers.\n`)
-      if (wrk) {
-        const wrkTableText = new Table({ head: wrkTable(result).headers, style: { head: [], border: [] } })
-        wrkTableText.push(...wrkTable(result).rows.map((row) => row.map(String)))
-        process.stdout.write(`${wrkTableText.toString()}\n`)
-        for (const run of wrkFailed) process.stdout.write(`wrk FAILED for ${run.target}@${run.scale} round ${run.round}: ${run.wrk.failures.join('; ')}\n`)
-      }
-      if (flags.report) {
-        const { md, html } = writeReport(flags.report, scaleReport(result))
-        process.stdout.write(`report: ${md}\n        ${html}\n`)
+runSuiteCommand({
+  name: 'scale',
+  command: 'node bench/scale/run.js',
+  description: 'One handler scaled five ways (node, cluster, reuseport, pm2, watt), every response verified.\nQuick check: --duration 1 --warmup 0 --wrk off',
+  flags: FLAGS,
+  // wrk runs beside each autocannon run (the originals' pair), not after all of them
+  usesWrk: true,
+  plan: (flags, wrk) => {
+    const cores = availableParallelism()
+    if (flags.targets.includes('pm2') && !pm2Installed()) {
+      throw new UsageError(`PM2 is not installed at ${PM2_CLI}: run npm ci --prefix tools/pm2, or leave pm2 out of --targets`)
+    }
+    return {
+      cases: casesFrom(flags, cores),
+      rounds: flags.rounds,
+      secondsPerCase: flags.warmup + flags.duration + (wrk ? flags.wrkDuration : 0) + 4,
+      config: { cores, scales: resolveScales(flags.scale, cores), pm2Version: pm2Version() }
+    }
+  },
+  measure: (kase, { progress, flags, wrk }) => measureCase(/** @type {any} */ (kase), flags, { progress, wrk }),
+  afterRuns: (result, { flags, wrk, wrkSkipped }) => {
+    result.ratioToNode = ratiosToNode(result.runs)
+    process.stdout.write(`${consoleTable(scaleTable(result))}\n${result.config.cores} core(s); the load generator shares them with the servers.\n`)
+    if (wrk) {
+      process.stdout.write(`${consoleTable(wrkTable(result))}\n`)
+      for (const run of result.runs.filter((run) => run.wrk && !run.wrk.ok)) {
+        process.stdout.write(`wrk FAILED for ${run.target}@${run.scale} round ${run.round}: ${run.wrk.failures.join('; ')}\n`)
       }
     }
-  })
-}
+    result.crossCheck = wrk
+      ? { tool: 'wrk', note: `wrk -t${flags.wrkThreads} -c${flags.wrkConnections} -d${flags.wrkDuration}s --latency: status, socket errors and timeouts checked, bodies not.`, failedRuns: result.runs.filter((run) => run.wrk && !run.wrk.ok).length }
+      : { tool: 'wrk', skipped: wrkSkipped }
+  },
+  report: scaleReport
+})
 
 function pm2Version () {
   try {
@@ -76,5 +66,3 @@ function pm2Version () {
     return null
   }
 }
-
-runMain(main)

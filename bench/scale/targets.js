@@ -2,10 +2,10 @@
 // The five ways to run the handler on N cores. Each is started, waited for
 // until all N workers answer, verified (status, bytes, headers), and stopped
 // with nothing left behind: no process, no PM2 daemon, no listening port.
-import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isListening } from '../lib/ports.js'
+import { wattpmCli } from '../lib/paths.js'
 import { spawnTracked, stopChild } from '../lib/processes.js'
 import { isAlive, killAll, waitGone } from './alive.js'
 import { HOST } from './handler.js'
@@ -15,7 +15,6 @@ import { verifyResponse, waitForWorkers } from './ready.js'
 const HERE = dirname(fileURLToPath(import.meta.url))
 const SERVERS = join(HERE, 'servers')
 const WATT_DIR = join(HERE, 'watt')
-const WATTPM_CLI = join(dirname(createRequire(import.meta.url).resolve('wattpm/package.json')), 'bin', 'cli.js')
 
 /**
  * What a launcher hands back before readiness is known.
@@ -95,7 +94,7 @@ async function launch (target, workers, port) {
     case 'reuseport':
       return launchChildren(Array.from({ length: workers }, () => ({ args: [join(SERVERS, 'reuseport.js')], env })))
     case 'watt':
-      return launchChildren([{ args: [WATTPM_CLI, 'start'], env: { ...env, PLT_SCALE_WORKERS: String(workers) }, cwd: WATT_DIR }])
+      return launchChildren([{ args: [wattpmCli(), 'start'], env: { ...env, PLT_SCALE_WORKERS: String(workers) }, cwd: WATT_DIR }])
     case 'pm2':
       return launchPm2(workers, port)
     default:

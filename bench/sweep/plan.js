@@ -25,10 +25,7 @@ export const FLAGS = {
   rounds: { type: 'integer', default: 1, min: 1, max: 20, help: 'interleaved rounds' },
   dimensions: { type: 'list', default: Object.keys(DIMENSIONS), choices: Object.keys(DIMENSIONS), help: 'what to vary' },
   transports: transportsFlag(),
-  out: { type: 'string', help: 'result JSON path (default results/sweep-<time>.json)' },
-  report: { type: 'string', default: 'results/sweep', help: 'write <path>.md and <path>.html' },
-  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' },
+  // --out, --report, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
   ...OUTSIDE_FLAGS
 }
 

@@ -1,7 +1,7 @@
 // @ts-check
 // Sweep report: per dimension, throughput and p99 per transport as charts and a table.
 import { lineChart } from '../lib/report.js'
-import { fmt } from '../lib/suite.js'
+import { failedBanner, fmt, machineLine } from '../lib/format.js'
 import { BASE, DIMENSIONS, RTT_TRANSPORTS, rttBase } from './plan.js'
 
 /**
@@ -9,7 +9,7 @@ import { BASE, DIMENSIONS, RTT_TRANSPORTS, rttBase } from './plan.js'
  * @returns {import('../lib/report.js').Report}
  */
 export function sweepReport (result) {
-  const { summary, config, machine } = result
+  const { summary, config } = result
   const sections = []
   for (const dimension of /** @type {(keyof typeof DIMENSIONS)[]} */ (config.dimensions)) {
     const { label, values } = DIMENSIONS[dimension]
@@ -40,7 +40,7 @@ export function sweepReport (result) {
   }
   return {
     title: 'Watt transports: sweeps over payload size, fan-out, connections and network round trip',
-    intro: `${result.failed ? '**This result contains failed runs, reported as FAILED.**\n\n' : ''}Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.os}, Node ${machine.node}, wattpm ${machine.versions.wattpm}. Started ${result.startedAt}. The load generator shares the cores with the runtime. Throughput axes are logarithmic.`,
+    intro: `${failedBanner(result, 'transports')}${machineLine(result)} The load generator shares the cores with the runtime. Throughput axes are logarithmic.`,
     sections
   }
 }

@@ -6,7 +6,7 @@
 import { TRANSPORTS } from '../../lib/topology.js'
 import { barChart } from '../lib/report.js'
 import { spread } from '../lib/stats.js'
-import { fmt } from '../lib/suite.js'
+import { fmt } from '../lib/format.js'
 
 /**
  * How far a call travels: 0 none, 1 another thread, 2 a socket to the same

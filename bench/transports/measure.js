@@ -1,14 +1,15 @@
 // @ts-check
-// One measured run of one transport: warm-up, metrics before, verified load,
-// metrics after, cost per downstream call. Shared by bench and bench:sweep.
-import { failuresOf, runLoad } from '../lib/load.js'
+// One measured run of one transport: the shared verified load, with the
+// runtime's metrics scraped before and after it for the cost per downstream
+// call. Shared by bench and bench:sweep. A failed scrape leaves the run's
+// resource figures missing, and says why, rather than silently null.
 import { resourceDelta, scrapeMetrics } from '../lib/metrics.js'
-import { waitUntilSettled } from '../lib/settle.js'
+import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { costPerCall } from './cost.js'
 import { entryUrl, expectedEntryBody } from './expected.js'
 
 /**
- * @param {any} kase
+ * @param {import('../lib/types.js').Case} kase
  * @param {Record<string, any>} flags  warmup and duration, in seconds
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
@@ -17,26 +18,29 @@ import { entryUrl, expectedEntryBody } from './expected.js'
  */
 export async function measureTransport (kase, flags, runtime, progress, outside) {
   if (kase.rttMs !== undefined && outside) await outside.setRtt(kase.rttMs)
-  const load = {
-    url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout, kase.fault),
-    connections: kase.connections,
-    pipelining: kase.pipelining,
-    expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
-  }
-  if (flags.warmup > 0) {
-    const warm = await runLoad({ ...load, duration: flags.warmup, onTick: (s) => progress.tick(s) })
-    const failures = failuresOf(warm)
-    if (failures.length) return { failures: failures.map((failure) => `warm-up: ${failure}`) }
-  }
-  // Let the runtime finish what the warm-up (or the previous run) left in flight.
-  const settle = await waitUntilSettled(entryUrl(runtime.url, kase.transport, kase.size, kase.fanout))
-  const before = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
-  const outsideBefore = outside?.cpuSeconds(kase.transport) ?? null
-  const measured = await runLoad({ ...load, duration: flags.duration, onTick: (s) => progress.tick(flags.warmup + s) })
-  const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
-  const after = await scrapeMetrics(runtime.metricsUrl).catch(() => null)
-  const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
-  return { load: measured, settle, resources: before && after ? costPerCall(resourceDelta(before, after), measured, kase.fanout, outsideCpu) : null }
+  return measureVerifiedLoad({
+    load: {
+      url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout, kase.fault),
+      connections: kase.connections,
+      pipelining: kase.pipelining,
+      expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
+    },
+    warmup: flags.warmup,
+    duration: flags.duration,
+    progress,
+    settleUrl: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
+    around: async (measure) => {
+      const scrape = () => scrapeMetrics(runtime.metricsUrl).then((snapshot) => ({ snapshot, error: null }), (err) => ({ snapshot: null, error: String(err?.message ?? err) }))
+      const before = await scrape()
+      const outsideBefore = outside?.cpuSeconds(kase.transport) ?? null
+      const load = await measure()
+      const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
+      const after = await scrape()
+      const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
+      if (before.snapshot && after.snapshot) return { load, resources: costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu) }
+      return { load, resources: null, resourcesMissing: `metrics scrape failed ${before.error ? `before the run (${before.error})` : `after the run (${after.error})`}` }
+    }
+  })
 }
 
 /**

@@ -17,12 +17,8 @@ export const FLAGS = {
   transports: transportsFlag(),
   fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
   size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
-  out: { type: 'string', help: 'result JSON path (default results/transports-<time>.json)' },
-  report: { type: 'string', help: 'write <path>.md and <path>.html (e.g. results/report)' },
   fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
-  wrk: { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check each transport with wrk when installed' },
-  'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' },
+  // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
   ...OUTSIDE_FLAGS
 }
 

@@ -1,80 +1,134 @@
 // @ts-check
-// Runs transport cases on the Watt runtime: start what the transports need
-// outside it (lib/topology.js `requires`: service processes, a remote host),
-// start the runtime (or reuse the user's) pointed at them, the shared runner with
-// the transport measurement and the baseline, then stop everything.
-// bench (transports) and bench:sweep differ only in their cases and reports.
+// What bench (transports) and bench:sweep share: what the transports need
+// outside the runtime (lib/topology.js `requires`: service processes, a remote
+// host), the Watt runtime pointed at them (started, or the user's reused after
+// its settings were read and checked), the transport measurement, and the
+// baseline when it is measured beside others. They differ only in their flags,
+// cases and report.
 import { BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
 import { checkOutsideFlags } from '../lib/outside-targets.js'
 import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
-import { runSuite } from '../lib/suite.js'
+import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
 import { measureTransport } from './measure.js'
 
 /**
- * @param {object} options
- * @param {string} options.suite
- * @param {Record<string, any>} options.flags   duration, warmup, rounds, transports, allowErrors, failFast, rttMs, serviceHost
- * @param {import('../lib/suite.js').Case[]} options.cases
- * @param {string} options.out
- * @param {(result: any, path: string, runtime: import('../lib/runtime.js').Runtime) => Promise<void> | void} options.onComplete
+ * @typedef {{ transport: string, reason: string }} Skipped
+ * @typedef {Awaited<ReturnType<typeof startRequirements>>} Needs
  */
-export async function runTransportSuite ({ suite, flags, cases, out, onComplete }) {
+
+/**
+ * Starts what the transports need, then the runtime, or reuses the one already
+ * listening: then says so loudly, records its own settings, and refuses (exit 2)
+ * when they differ from what a started runtime would get.
+ * @param {Record<string, any>} flags  transports, rttMs, serviceHost
+ * @returns {Promise<import('../lib/driver.js').Context & { runtimeHandle: import('../lib/runtime.js').Runtime, needs: Needs, transports: string[], skipped: Skipped[] }>}
+ */
+export async function openRuntime (flags) {
   const rttMs = flags.rttMs ?? 0.25
   await checkOutsideFlags({ rttMs, serviceHost: flags.serviceHost })
-  // What the transports need outside the runtime starts first.
   const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost })
+  /** @type {import('../lib/runtime.js').Runtime | undefined} */
+  let runtime
+  const stop = async () => {
+    await runtime?.stop()
+    await needs.stop()
+  }
   try {
+    /** @type {Skipped[]} */
     const skipped = [...needs.skipped]
     for (const { reason } of skipped) process.stderr.write(`${reason}\n`)
-    if (needs.tags.length) process.stderr.write(`started first: ${needs.tags.join(', ')}\n`)
-    if (flags.transports.every((/** @type {string} */ t) => skipped.some((s) => s.transport === t))) {
-      throw new UsageError(`nothing left to run: ${skipped.map((s) => s.reason).join('; ')}`)
-    }
+    if (needs.tags.length) process.stderr.write(`started first for ${flags.transports.join(', ')}: ${needs.tags.join(', ')}\n`)
+    const nothingLeft = () => new UsageError(`nothing left to run: ${skipped.map((s) => s.reason).join('; ')}`)
+    if (flags.transports.every((/** @type {string} */ t) => skipped.some((s) => s.transport === t))) throw nothingLeft()
     // Room for a loaded 2-core box: with the service processes and the namespace up beside
     // it, Watt's five workers were seen taking over a minute to answer under load.
-    const runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000 })
-    process.stderr.write(runtime.started ? `started the runtime (pid ${runtime.pid}) at ${runtime.url}\n` : `using the runtime already listening at ${runtime.url}\n`)
-    try {
-      if (!runtime.started && Object.keys(needs.env).length > 0) {
-        // A runtime someone else started does not know where our targets listen.
-        for (const transport of Object.keys(needs.about)) {
-          const reason = `${transport} skipped: the runtime at ${runtime.url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)`
-          skipped.push({ transport, reason })
-          process.stderr.write(`${reason}\n`)
-        }
-      }
-      const transports = flags.transports.filter((/** @type {string} */ t) => !skipped.some((s) => s.transport === t))
-      if (transports.length === 0) throw new UsageError(`nothing left to run: ${skipped.map((s) => s.reason).join('; ')}`)
-      for (const [transport, about] of Object.entries(needs.about)) {
-        if (transports.includes(transport)) process.stderr.write(`${transport}: ${about.placement}${about.emulation ? `, RTT ${about.rttMs ?? '(real)'} ms emulated by ${about.emulation}` : ''}\n`)
-      }
-      const runFlags = { ...flags, transports }
-      return await runSuite({
-        suite,
-        config: { ...flags, out, transports, outside: { about: needs.about, skipped } },
-        cases: cases.filter((kase) => transports.includes(kase.transport)),
-        rounds: flags.rounds,
-        secondsPerCase: flags.duration + flags.warmup + 1,
-        baseline: transports.includes(BASELINE_TRANSPORT) && transports.length > 1 ? BASELINE_TRANSPORT : undefined,
-        out,
-        allowErrors: flags.allowErrors,
-        failFast: flags.failFast,
-        measure: (kase, { progress }) => measureTransport(kase, runFlags, runtime, progress, needs),
-        onComplete: (result, path) => {
-          // Under the table: where the outside transports' services ran, and the RTT.
-          for (const [transport, about] of Object.entries(needs.about)) {
-            if (!transports.includes(transport)) continue
-            process.stdout.write(`${transport}: ${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}\n`)
-          }
-          return onComplete(result, path, runtime)
-        }
+    runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000 })
+    const url = runtime.url
+    /** @type {import('../lib/runtime-settings.js').RuntimeSettings} */
+    let settings
+    if (runtime.started) {
+      settings = await readRuntimeSettings(runtime)
+      process.stderr.write(`started the runtime (pid ${runtime.pid}) at ${url}: ${describeSettings(settings)}\n`)
+    } else {
+      settings = await readRuntimeSettings(runtime).catch((err) => {
+        throw new UsageError(`a runtime already listens at ${url}, and its settings cannot be read (${err.message}): stop it, or set PORT and the other ports to let the bench start its own`)
       })
-    } finally {
-      await runtime.stop()
+      const banner = '!'.repeat(78)
+      process.stderr.write(`${banner}\n!! REUSING the runtime already listening at ${url} (pid ${settings.pid}), not starting one.\n!! Its settings: ${describeSettings(settings)}\n${banner}\n`)
+      const differences = settingsDiffer(settings, expectedSettings({ ...process.env, ...needs.env }))
+      if (differences.length) {
+        throw new UsageError(`refusing to measure the runtime at ${url}: ${differences.join('; ')}. Restart it with the same settings, or stop it and let the bench start its own.`)
+      }
+      // A runtime someone else started does not know where our targets listen.
+      for (const transport of Object.keys(needs.about)) {
+        const reason = `${transport} skipped: the runtime at ${url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)`
+        skipped.push({ transport, reason })
+        process.stderr.write(`${reason}\n`)
+      }
     }
-  } finally {
-    await needs.stop()
+    const transports = flags.transports.filter((/** @type {string} */ t) => !skipped.some((s) => s.transport === t))
+    if (transports.length === 0) throw nothingLeft()
+    for (const [transport, about] of Object.entries(needs.about)) {
+      if (transports.includes(transport)) process.stderr.write(`${transport}: ${about.placement}${about.emulation ? `, RTT ${about.rttMs ?? '(real)'} ms emulated by ${about.emulation}` : ''}\n`)
+    }
+    return { runtimeHandle: runtime, runtime: settings, needs, transports, skipped, stop }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+/** @param {{ placement: string, emulation?: string, rttMs?: number | null }} about */
+function placement (about) {
+  return `${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}`
+}
+
+/**
+ * @param {string[]} transports
+ * @returns {string | undefined} ratios against the baseline only when it is measured beside something else
+ */
+function baselineOf (transports) {
+  return transports.includes(BASELINE_TRANSPORT) && transports.length > 1 ? BASELINE_TRANSPORT : undefined
+}
+
+/**
+ * @param {{ name: string, command: string, description: string, flags: Record<string, import('../lib/cli.js').FlagSpec>,
+ *   cases: (flags: Record<string, any>) => import('../lib/types.js').Case[],
+ *   report: (result: any) => import('../lib/report.js').Report,
+ *   crossCheck?: import('../lib/driver.js').Suite['crossCheck'] }} spec
+ * @returns {import('../lib/driver.js').Suite}
+ */
+export function transportSuite ({ name, command, description, flags, cases, report, crossCheck }) {
+  return {
+    name,
+    command,
+    description,
+    flags,
+    usesWrk: Boolean(crossCheck),
+    plan: (flags) => ({
+      cases: cases(flags),
+      rounds: flags.rounds,
+      secondsPerCase: flags.duration + flags.warmup + 1,
+      baseline: baselineOf(flags.transports)
+    }),
+    setup: (flags) => openRuntime(flags),
+    // Transports whose targets could not be made here are left out, and recorded as skipped.
+    afterSetup: (plan, context) => ({
+      ...plan,
+      cases: plan.cases.filter((kase) => context.transports.includes(kase.transport)),
+      baseline: baselineOf(context.transports),
+      config: { ...plan.config, transports: context.transports, outside: { about: context.needs.about, skipped: context.skipped } }
+    }),
+    measure: (kase, { progress, flags, context }) => measureTransport(kase, { ...flags, transports: context.transports }, context.runtimeHandle, progress, context.needs),
+    // Under the table: where the outside transports' services ran, and the RTT.
+    afterRuns: (result) => {
+      for (const [transport, about] of Object.entries(result.config.outside?.about ?? {})) {
+        if (result.config.transports.includes(transport)) process.stdout.write(`${transport}: ${placement(about)}\n`)
+      }
+    },
+    report,
+    ...(crossCheck ? { crossCheck } : {})
   }
 }

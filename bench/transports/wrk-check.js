@@ -1,19 +1,16 @@
 // @ts-check
 // One wrk run per transport and profile, beside autocannon's numbers. wrk has no
 // pipelining and does not check bodies: it cross-checks throughput and status only.
-import { hasWrk, runWrk, WRK_MISSING } from '../lib/wrk.js'
+// Whether it runs at all is the driver's wrk policy (bench/lib/driver.js).
+import { runWrk } from '../lib/wrk.js'
 import { entryUrl } from './expected.js'
 
 /**
- * @param {any[]} cases
+ * @param {import('../lib/types.js').Case[]} cases
  * @param {Record<string, any>} flags
  * @param {string} baseUrl
  */
 export async function crossCheckWithWrk (cases, flags, baseUrl) {
-  if (!(await hasWrk())) {
-    process.stderr.write(`${WRK_MISSING}\n`)
-    return { tool: 'wrk', skipped: WRK_MISSING, runs: [] }
-  }
   const runs = []
   for (const kase of cases) {
     process.stderr.write(`wrk cross-check: ${kase.profile} · ${kase.target} (${flags.duration} s)\n`)

@@ -36,7 +36,3 @@ t.test('a non-2xx fails the run even with the right body', async (t) => {
   t.ok(result.status.non2xx > 0)
   t.match(failuresOf(result).join(), /non-2xx \(\d+×500\)/)
 })
-
-t.test('only loopback can be targeted', async (t) => {
-  await t.rejects(runLoad({ url: 'http://10.1.2.3:80/', connections: 1, pipelining: 1, duration: 1 }), /loopback only/)
-})

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnTracked } from '../../bench/lib/processes.js'
-import { PROJECT_ROOT } from '../../bench/lib/runtime.js'
+import { PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { untilBusy } from '../helpers/wait.js'
 
 const RUN = join(PROJECT_ROOT, 'bench/frameworks/run.js')

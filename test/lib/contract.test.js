@@ -1,5 +1,5 @@
 import t from 'tap'
-import { checkHelloBody, checkHelloObject, corruptBody, helloBody, helloObject, MAX_SIZE, parseHelloRequest } from '../../lib/contract.js'
+import { checkHelloBody, checkHelloObject, corruptBody, corruptHello, helloBody, helloObject, MAX_SIZE, parseHelloRequest } from '../../lib/contract.js'
 
 t.test('helloBody is the JSON of helloObject, exactly size pad bytes', async (t) => {
   for (const size of [0, 1, 37, 31 * 1024, 33 * 1024]) {
@@ -18,9 +18,20 @@ t.test('checkHelloBody accepts the contract and names what is wrong otherwise', 
   t.match(checkHelloBody('type1', 100, 500, body), /status 500/)
   t.match(checkHelloBody('type1', 101, 200, body), /bytes, expected/)
   t.match(checkHelloBody('type4', 100, 200, body), /does not match/, 'another service\'s body is rejected')
-  t.match(checkHelloBody('type1', 100, 200, corruptBody(body)), /does not match/, 'one flipped byte is caught')
-  t.equal(corruptBody(body).length, body.length, 'corruption keeps the length')
-  t.match(checkHelloBody('type1', 0, 200, corruptBody(helloBody('type1', 0))), /does not match/)
+  t.match(checkHelloBody('type1', 100, 200, corruptBody('type1', 100)), /does not match/, 'one flipped byte is caught')
+  t.equal(corruptBody('type1', 100).length, body.length, 'corruption keeps the length')
+  t.match(checkHelloBody('type1', 0, 200, corruptBody('type1', 0)), /does not match/)
+})
+
+t.test('one definition of corrupt: the HTTP bytes are the message answer serialised, one byte off', async (t) => {
+  for (const size of [0, 1, 64, 33 * 1024]) {
+    const right = helloBody('node3', size)
+    const wrong = corruptBody('node3', size)
+    t.same(JSON.parse(wrong.toString()), corruptHello('node3', size), `${size} B: same answer on both kinds of transport`)
+    t.equal(wrong.length, right.length, `${size} B: same length`)
+    t.equal([...right].filter((byte, i) => byte !== wrong[i]).length, 1, `${size} B: exactly one byte differs`)
+    t.ok(checkHelloObject('node3', size, corruptHello('node3', size)), `${size} B: a message check catches it too`)
+  }
 })
 
 t.test('checkHelloObject verifies rpc answers field by field', async (t) => {

@@ -25,7 +25,8 @@ export function listPattern (names) {
 
 function trackedFiles () {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-  return out.split('\n').filter((file) => file && CODE.test(file) && existsSync(join(root, file)))
+  // results/published/ holds measured data (what a run recorded), not code that could derive the list
+  return out.split('\n').filter((file) => file && CODE.test(file) && !file.startsWith('results/') && existsSync(join(root, file)))
 }
 
 // Stand-in names, so this file does not spell the real list out itself.

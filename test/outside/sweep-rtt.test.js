@@ -34,7 +34,7 @@ t.test('the rtt section draws the others flat and says how the RTT was emulated'
   const result = {
     summary,
     config: { dimensions: ['size', 'rtt'], transports: ['tcp', 'tcp-remote'], rounds: 1, duration: 1, rttMs: 0.25, outside: { about: { 'tcp-remote': { emulation: 'relay' } } } },
-    machine: { cpuModel: 'x', cores: 2, os: 'linux', node: '24', versions: { wattpm: '3' } },
+    machine: { cpuModel: 'x', cores: 2, memoryBytes: 2 ** 31, os: 'linux', node: '24', versions: { wattpm: '3' }, git: { commit: 'abc', dirty: false } },
     startedAt: 'now',
     failed: false
   }

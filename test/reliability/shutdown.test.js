@@ -13,7 +13,7 @@ import { isAlive } from '../../bench/reliability/health.js'
 import { hasProcFs, listeningSockets, parseInetTable, processTree } from '../../bench/reliability/os-sockets.js'
 import { privatePorts, runtimeEnv } from '../../bench/reliability/private-runtime.js'
 import { interruptBench } from '../../bench/reliability/scenarios/shutdown.js'
-import { managementSocketPath } from '../../bench/lib/runtime.js'
+import { managementSocketPath } from '../../bench/lib/management-dir.js'
 import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
 import { untilBusy } from '../helpers/wait.js'
 

@@ -16,7 +16,8 @@ import { request } from 'undici'
 import { isListening } from '../../bench/lib/ports.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 import { spawnTracked, stopChild } from '../../bench/lib/processes.js'
-import { managementSocketPath, PROJECT_NODE } from '../../bench/lib/runtime.js'
+import { managementSocketPath } from '../../bench/lib/management-dir.js'
+import { PROJECT_NODE } from '../../bench/lib/paths.js'
 import { SERVICES, TRANSPORTS } from '../../lib/topology.js'
 
 // One runtime start, one short bench: on a loaded 2-core box both can take minutes

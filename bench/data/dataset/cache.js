@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { onCleanup } from '../../lib/processes.js'
-import { PROJECT_ROOT } from '../../lib/runtime.js'
+import { PROJECT_ROOT } from '../../lib/paths.js'
 import { FORMAT, generateDataset } from './generate.js'
 import { formatSize } from './size.js'
 

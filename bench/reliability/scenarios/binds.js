@@ -4,11 +4,11 @@
 // management API is a unix socket in a directory only its owner can enter.
 import { statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { RESULTS_DIR } from '../../lib/results.js'
+import { RESULTS_DIR } from '../../lib/paths.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
 import { isAlive } from '../health.js'
-import { managementSocketPath, removeStaleManagementDir } from '../../lib/runtime.js'
+import { managementSocketPath, removeStaleManagementDir } from '../../lib/management-dir.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
 import { RUNTIME_STARTED, spawnTransportsBench } from '../bench-process.js'
 

@@ -14,7 +14,7 @@ import { RUN_FINISHED, spawnBench } from '../bench-process.js'
 import { isAlive } from '../health.js'
 import { describeSocket, listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
-import { managementSocketPath, removeStaleManagementDir } from '../../lib/runtime.js'
+import { managementSocketPath, removeStaleManagementDir } from '../../lib/management-dir.js'
 
 /**
  * How to run each bench briefly on private ports. `runtimePorts`: it starts the

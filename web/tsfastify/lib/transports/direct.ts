@@ -9,8 +9,7 @@ export const create: CreateTransport = ({ name }) => {
     name,
     async call (call: CallRequest, signal: AbortSignal): Promise<CallResult> {
       if (call.fault?.delay) await sleep(call.fault.delay, undefined, { signal })
-      let body = helloBody(call.service, call.size)
-      if (call.fault?.corrupt) body = corruptBody(body)
+      const body = call.fault?.corrupt ? corruptBody(call.service, call.size) : helloBody(call.service, call.size)
       const problem = checkHelloBody(call.service, call.size, 200, body)
       if (problem) throw new DownstreamError(call.service, problem)
       return { service: call.service, status: 200, bytes: body.length }

@@ -1,0 +1,99 @@
+// npm run readme: the committed README's results block is exactly what the
+// command writes from the committed result files its start marker names (so CI
+// fails when figures drift from data); writing is idempotent; the block follows
+// the data: no "× tcp" without tcp, a column group per profile, a row per
+// transport measured (a transport the registry adds shows up with no code change).
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { README, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
+import { resultsBlock } from '../../scripts/readme/results-block.js'
+import { BASELINE_TRANSPORT, TRANSPORT_NAMES } from '../../lib/topology.js'
+
+const readme = readFileSync(README, 'utf8')
+
+t.test('the committed block is what npm run readme writes from the files it names', async (t) => {
+  const sources = sourcesOf(readme)
+  t.match(sources.transports, /^results\/published\/.+\.json$/, 'a committed result file')
+  const block = renderBlock(sources)
+  t.ok(readme.includes(block), `README.md's results block differs from what ${sources.transports} gives: run npm run readme`)
+  t.equal(replaceBlock(readme, block), readme, 'writing it again changes nothing (idempotent)')
+})
+
+/** A small synthetic transports result: the shape npm run bench writes. */
+function fakeResult (transports, profiles = ['latency']) {
+  const runs = []
+  const summary = {}
+  for (const profile of profiles) {
+    summary[profile] = {}
+    for (const [i, target] of transports.entries()) {
+      const rps = 1000 * (i + 1)
+      runs.push({
+        target,
+        transport: target,
+        profile,
+        round: 1,
+        ok: true,
+        failures: [],
+        connections: 10,
+        pipelining: 1,
+        fanout: 4,
+        size: 64,
+        requestsPerSec: rps,
+        latencyMs: { avg: 2, p50: 2, p90: 3, p99: 5, max: 9 },
+        loadgen: { cpuSeconds: 1, cpuPercent: 10 + i },
+        resources: { apps: { tsfastify: { elu: 0.9 }, node3: { elu: 0.1 } }, cpuMicrosPerCall: { total: 100 / (i + 1), entry: 50, downstream: 50 / (i + 1) } }
+      })
+      summary[profile][target] = { failed: false, rounds: 1, requestsPerSec: { median: rps, min: rps, max: rps, n: 1 } }
+    }
+    const tcp = runs.find((r) => r.profile === profile && r.target === 'tcp')
+    if (tcp && transports.length > 1) for (const target of transports) summary[profile][target].ratioTo_tcp = { median: summary[profile][target].requestsPerSec.median / tcp.requestsPerSec, min: 1, max: 1, n: 1 }
+  }
+  return {
+    schema: 'watt-transport-lab/result@1',
+    suite: 'transports',
+    source: 'results/fake.json',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    failed: false,
+    complete: true,
+    machine: { cpuModel: 'Test CPU', cores: 2, memoryBytes: 2 ** 34, os: 'Linux 6.1 x64', node: 'v20.0.0', versions: { wattpm: '3.67.0', undici: '7', fastify: '5', autocannon: '8' }, git: { commit: 'abc', dirty: false } },
+    runtime: { reused: false, pid: 1, source: 'test', versions: { node: 'v24.21.0', watt: '3.67.0' }, env: { CALL_TIMEOUT_MS: '3000', CALLS_IN_FLIGHT_PER_SERVICE: '16' }, workers: {} },
+    config: { rounds: 1, duration: 2, warmup: 1 },
+    runs,
+    summary
+  }
+}
+
+t.test('no "× tcp" anywhere when tcp was not measured', async (t) => {
+  const block = resultsBlock(fakeResult(['ipc', 'direct']))
+  t.notMatch(block, /× tcp|`tcp`'s|against `tcp`/)
+  t.match(block, /\| `ipc` \|/)
+})
+
+t.test('a transport the registry adds gets its row; ratios only with tcp beside it', async (t) => {
+  const block = resultsBlock(fakeResult([...TRANSPORT_NAMES.filter((name) => name !== 'zz-new'), 'zz-new'], ['seed', 'latency']))
+  t.match(block, /\| transport \| `latency` \(c 10, p 1\) req\/s \| × tcp \| p99 ms \| `seed`/, 'the low-concurrency profile first')
+  const n = TRANSPORT_NAMES.filter((name) => name !== 'zz-new').length + 1
+  const rps = (n * 1000).toLocaleString('en-US')
+  const ratio = (n / (TRANSPORT_NAMES.indexOf(BASELINE_TRANSPORT) + 1)).toFixed(2)
+  t.match(block, `| \`zz-new\` | ${rps} (${rps}–${rps}) | ${ratio}× |`)
+  t.match(block, /Node 24\.21\.0 \(the runtime's\)/, 'the runtime\'s Node, not the harness\'s v20')
+})
+
+t.test('a failed transport is FAILED, never a number', async (t) => {
+  const result = fakeResult(['ipc', 'tcp'])
+  result.summary.latency.ipc = { failed: true, rounds: 1, failures: ['3 timeouts'] }
+  result.runs[0].ok = false
+  result.failed = true
+  t.match(resultsBlock(result), /\| `ipc` \| FAILED \|/)
+  t.match(resultsBlock(result), /1 of 2 runs FAILED/)
+  t.notMatch(resultsBlock(result), /The mesh \(`ipc`\)/, 'no sentence about a transport that failed')
+})
+
+t.test('the sentences follow the data: a slower channel is not called the fastest', async (t) => {
+  // fakeResult gives each later transport more req/s
+  const watts = ['ipc', BASELINE_TRANSPORT]
+  const fast = resultsBlock(fakeResult([...watts, 'rpc', 'port']))
+  t.match(fast, /the channel library \(`port`\) is the fastest way measured/)
+  const slow = resultsBlock(fakeResult(['port', ...watts, 'rpc']))
+  t.notMatch(slow, /the channel library/)
+})
