@@ -24,9 +24,26 @@ export const DATA_DEFAULTS = {
   DATA_SOURCE_STALL_MS: '10000',
   // the largest record the streaming variants hold (8 MiB); tests shrink it to prove the cap
   DATA_MAX_RECORD_BYTES: String(8 * 1024 * 1024),
-  // the data-api worker's heap: Watt's defaults; tests shrink it to prove streaming stays bounded
+  // the data-api worker's heap: Watt's default limit; tests shrink it to prove streaming stays bounded
   DATA_API_MAX_HEAP: '4GB',
-  DATA_API_MAX_YOUNG: '128MB'
+  // Young generations below Watt's 128 MB (measured on 100 MB, 2 connections): the data-api
+  // allocates fast enough to grow its young generation to the limit (64 MiB committed at
+  // 128 MB), resident for nothing; 32 MB cut scan's peak RSS by ~30 MiB (stream's by ~75)
+  // at the same MB/s for every mode. The data-source allocates almost no objects, so its
+  // scavenges were rare and the mesh's per-chunk Buffer copies piled up (~40 MiB) until
+  // V8's external-memory trigger: 2 MB makes them die within a few MB.
+  DATA_API_MAX_YOUNG: '32MB',
+  DATA_SOURCE_MAX_YOUNG: '2MB',
+  // Watt replaces a worker whose event-loop utilisation (over the last second) is above
+  // maxELU (0.99 by default) at 10 checks in a row, 30 s apart: about 5.5 min after it
+  // started. The data-api is CPU-bound for as long as an answer takes (minutes at 2 GB,
+  // ELU 100% while answering other requests fine), so that check cut 2 GB answers
+  // mid-stream. ELU cannot tell busy from stuck here: 1 turns that criterion off (ELU
+  // never exceeds 1) and keeps the heap criterion. Tests shrink the timings to prove it.
+  DATA_API_MAX_ELU: '1',
+  DATA_API_HEALTH_INTERVAL_MS: '30000',
+  DATA_API_HEALTH_GRACE_MS: '30000',
+  DATA_API_MAX_UNHEALTHY_CHECKS: '10'
 }
 
 /**

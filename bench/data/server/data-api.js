@@ -20,6 +20,7 @@ import { HttpError } from './http-error.js'
 import { MemoryBudget } from './memory-budget.js'
 import { scanMatches } from './scan-filter.js'
 import { createSources } from './sources.js'
+import { threadMemory } from './thread-memory.js'
 
 export const PREFIX = '/data-api'
 export const MODES = /** @type {const} */ (['stream', 'scan', 'promise'])
@@ -107,7 +108,7 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
     return reply.code(problems.length ? 503 : 200).send({ ready: problems.length === 0, problems })
   })
   // threadId changes when Watt replaces a crashed worker: tests use it to prove no crash happened.
-  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId }))
+  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId, memory: threadMemory() }))
   return app
 }
 

@@ -1,13 +1,11 @@
 // @ts-check
 // The data-source service: serves each dataset file as it is on disk, with its
-// content-length, streamed with backpressure (pipeline), over the mesh and over
+// content-length, streamed with backpressure (file-sender.js), over the mesh and over
 // its own loopback TCP port (one listener for both). /stats counts open files
 // and responses so tests can prove an aborted download releases everything.
-import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { pipeline } from 'node:stream'
-
-const READ_CHUNK = 64 * 1024
+import { sendFile } from './file-sender.js'
+import { threadMemory } from './thread-memory.js'
 
 /**
  * Why the stall watchdog exists: over Watt's mesh, a consumer that aborts a
@@ -29,7 +27,7 @@ export function createDataSourceListener (files, { stallMs }) {
   function dataSourceListener (req, res) {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost')
     if (req.method !== 'GET') return json(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: 'use GET' })
-    if (pathname === '/stats') return json(res, 200, counters)
+    if (pathname === '/stats') return json(res, 200, { ...counters, memory: threadMemory() })
     if (pathname === '/ready') return json(res, 200, { ready: true })
     const name = /^\/datasets\/(small|large)$/.exec(pathname)?.[1]
     if (!name) return json(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${pathname}` })
@@ -40,7 +38,6 @@ export function createDataSourceListener (files, { stallMs }) {
     res.once('close', () => { counters.openResponses--; open.delete(res) })
     stat(file).then(({ size }) => {
       if (res.destroyed) return
-      const source = createReadStream(file, { highWaterMark: READ_CHUNK })
       counters.openFiles++
       let stalled = false
       const watchdog = setTimeout(() => {
@@ -48,12 +45,15 @@ export function createDataSourceListener (files, { stallMs }) {
         counters.stalled++
         res.destroy(new Error(`no progress for ${stallMs} ms: the consumer is gone`))
       }, stallMs)
-      source.on('data', () => watchdog.refresh())
-      source.once('close', () => { clearTimeout(watchdog); counters.openFiles-- })
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': size })
-      pipeline(source, res, (err) => {
-        if (!err) counters.served++
-        else if (!stalled) counters.aborted++
+      sendFile(file, size, res, { onRead: () => watchdog.refresh() }).then(() => {
+        counters.served++
+      }, (err) => {
+        if (!stalled) counters.aborted++
+        res.destroy(err)
+      }).finally(() => {
+        clearTimeout(watchdog)
+        counters.openFiles--
       })
     }, (err) => json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: err.message }))
   }
