@@ -15,7 +15,7 @@ import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
 import { readRuntimeSettings } from '../lib/runtime-settings.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
-import { entryUrl, expectedEntryBody } from '../transports/expected.js'
+import { entryLoad } from '../transports/expected.js'
 import { FLAGS as TRANSPORT_FLAGS } from '../transports/plan.js'
 import { assertTransportsAvailable, OUTSIDE_FLAGS } from '../transports/profiles.js'
 import { APPLICATIONS, writeProfilingConfig } from './config.js'
@@ -61,12 +61,7 @@ async function profileTransport (kase, flags, progress, context, outside) {
     /** @type {{ before: { services: number | null, relay: number | null } | null, after: { services: number | null, relay: number | null } | null }} */
     const outsideCpu = { before: null, after: null }
     const verified = await measureVerifiedLoad({
-      load: {
-        url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout),
-        connections: kase.connections,
-        pipelining: kase.pipelining,
-        expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
-      },
+      load: entryLoad(runtime.url, kase),
       warmup: flags.warmup,
       duration: flags.duration,
       progress,

@@ -5,8 +5,7 @@
 // processes' own CPU from /proc) and, apart, the delay relay's.
 import { TRANSPORTS } from '../../lib/topology.js'
 import { barChart } from '../lib/report.js'
-import { spread } from '../lib/stats.js'
-import { fmt } from '../lib/format.js'
+import { fmt, medianOf } from '../lib/format.js'
 
 /**
  * How far a call travels: 0 none, 1 another thread, 2 a socket to the same
@@ -24,11 +23,6 @@ export function distanceOf (name) {
 
 const WHERE = ['in the entry (no call)', 'another thread of the runtime', 'the same runtime, over a loopback socket', 'another process on this machine', 'another host (here: a network namespace, unless --service-host)']
 
-/** @param {any[]} values */
-function median (values) {
-  return spread(values.filter((v) => v != null).map(Number))?.median ?? null
-}
-
 /**
  * @param {any} result
  * @returns {any | null} a report section, or null with fewer than two transports
@@ -39,7 +33,7 @@ export function distanceSection (result) {
   const targets = [...new Set(runs.map((/** @type {any} */ r) => r.target))].sort((a, b) => distanceOf(a) - distanceOf(b))
   if (targets.length < 2) return null
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
-  const cpu = (/** @type {string} */ profile, /** @type {string} */ target, /** @type {string} */ part) => median(okRuns(profile, target).map((/** @type {any} */ r) => r.resources?.cpuMicrosPerCall?.[part]))
+  const cpu = (/** @type {string} */ profile, /** @type {string} */ target, /** @type {string} */ part) => medianOf(okRuns(profile, target), (r) => r.resources?.cpuMicrosPerCall?.[part])
   const about = config.outside?.about ?? {}
   const remote = about['tcp-remote']
   const rttLine = remote

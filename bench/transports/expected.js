@@ -23,3 +23,18 @@ export function expectedEntryBody (transport, size, fanout) {
 export function entryUrl (baseUrl, transport, size, fanout, fault) {
   return `${baseUrl}/tsfastify/${transport}?size=${size}&fanout=${fanout}${fault ? `&fault=${fault}` : ''}`
 }
+
+/**
+ * The verified load of one transport case against the runtime at `baseUrl`:
+ * shared by the bench and the profiler, so both check the same bytes.
+ * @param {string} baseUrl
+ * @param {import('../lib/types.js').Case} kase  transport, size, fanout, connections, pipelining, fault?
+ */
+export function entryLoad (baseUrl, kase) {
+  return {
+    url: entryUrl(baseUrl, kase.transport, kase.size, kase.fanout, kase.fault),
+    connections: kase.connections,
+    pipelining: kase.pipelining,
+    expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
+  }
+}

@@ -6,7 +6,7 @@
 import { resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { costPerCall } from './cost.js'
-import { entryUrl, expectedEntryBody } from './expected.js'
+import { entryLoad, entryUrl } from './expected.js'
 
 /**
  * @param {import('../lib/types.js').Case} kase
@@ -19,12 +19,7 @@ import { entryUrl, expectedEntryBody } from './expected.js'
 export async function measureTransport (kase, flags, runtime, progress, outside) {
   if (kase.rttMs !== undefined && outside) await outside.setRtt(kase.rttMs)
   return measureVerifiedLoad({
-    load: {
-      url: entryUrl(runtime.url, kase.transport, kase.size, kase.fanout, kase.fault),
-      connections: kase.connections,
-      pipelining: kase.pipelining,
-      expectBody: expectedEntryBody(kase.transport, kase.size, kase.fanout)
-    },
+    load: entryLoad(runtime.url, kase),
     warmup: flags.warmup,
     duration: flags.duration,
     progress,
