@@ -238,7 +238,9 @@ function profileFindings (profile) {
   }
   const channel = ['port', 'shm'].filter((t) => measured.includes(t))
   if (channel.length) {
-    text += ` ${channel.map((t) => `\`${t}\`'s entry spends ~${fixed(cat(t, ENTRY, port))} µs per call in MessagePort code and ~${fixed(threads(t)?.[ENTRY]?.busyUsPerCall)} µs in all`).join('; ')}${measured.includes('direct') ? `, against \`direct\`'s ~${fixed(threads('direct')?.[ENTRY]?.busyUsPerCall)} µs with no call at all` : ''}: what is left is the entry's own work, not the channel.`
+    const floor = measured.includes('direct') ? threads('direct')?.[ENTRY]?.busyUsPerCall : null
+    const entryUs = (/** @type {string} */ t) => threads(t)?.[ENTRY]?.busyUsPerCall
+    text += ` ${channel.map((t) => `\`${t}\`'s entry spends ~${fixed(entryUs(t))} µs per call${floor != null ? ` (~${fixed(/** @type {number} */ (entryUs(t)) - floor)} more than \`direct\`'s ~${fixed(floor)} with no call at all)` : ''}, ~${fixed(cat(t, ENTRY, port))} µs of it in MessagePort code`).join('; ')}; each service thread spends ${usRange(Object.entries(threads(channel[0]) ?? {}).filter(([app]) => app !== ENTRY).map(([, thread]) => /** @type {any} */ (thread).busyUsPerCall))} µs per \`${channel[0]}\` call.`
   }
   return text
 }
