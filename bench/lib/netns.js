@@ -15,7 +15,7 @@ const run = promisify(execFile)
 export const NAMESPACE_PREFIX = 'wattlab-'
 export const VETH_PREFIX = 'wlab'
 const SUBNETS = 64
-const OWNERS_DIR = '/tmp/watt-lab-netns'
+export const OWNERS_DIR = '/tmp/watt-lab-netns'
 
 /**
  * Whether this machine lets us make namespaces; the reason when it does not.

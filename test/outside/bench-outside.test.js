@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { QUICK, RUN, alive, bench, root, run } from '../helpers/outside-bench.js'
-import { labNamespaces, namespaceSupport } from '../../bench/lib/netns.js'
+import { labNamespaces, namespaceSupport, OWNERS_DIR } from '../../bench/lib/netns.js'
 import { isListening } from '../../bench/lib/ports.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
@@ -74,7 +74,10 @@ t.test('Ctrl-C during a bench with both stops the service processes and removes 
   t.notOk(pids.some(alive), 'no service process left')
   if (support.ok) {
     t.ok(namespace, 'it had made a namespace')
-    t.notOk((await labNamespaces()).includes(namespace), `${namespace} removed`)
+    // Another test file may claim the freed index at once and make a namespace of the same
+    // name: what must be gone is this bench's, recorded by its owner pid.
+    const owner = () => { try { return Number(readFileSync(join(OWNERS_DIR, namespace), 'utf8')) } catch { return null } }
+    t.notOk((await labNamespaces()).includes(namespace) && owner() === child.child.pid, `${namespace} of pid ${child.child.pid} removed`)
   }
   t.notOk(await isListening(Number(ports.PORT)), 'runtime stopped')
 })
