@@ -5,7 +5,7 @@
 /** @type {Record<'stream' | 'scan' | 'promise', { parser: string, short: string }>} */
 export const PARSER_OF_MODE = {
   stream: { parser: 'stream-json (a tokenizer in JavaScript), streamed', short: 'stream-json' },
-  scan: { parser: 'record scanner + native JSON.parse per chunk, streamed', short: 'scanner + JSON.parse' },
+  scan: { parser: 'line cuts (record scanner otherwise) + native JSON.parse per chunk, streamed', short: 'line cuts + JSON.parse' },
   promise: { parser: 'native JSON.parse of the whole text, buffered', short: 'JSON.parse whole' }
 }
 

@@ -30,7 +30,7 @@ export const FLAGS = {
   'large-connections': { type: 'integer', min: 1, max: 10_000, help: 'override the profile\'s connections on the large dataset' },
   datasets: { type: 'list', default: [...DATASET_CHOICES], choices: DATASET_CHOICES, help: 'which datasets' },
   sources: { type: 'list', default: [...SOURCES], choices: SOURCES, help: 'where the data comes from (the large dataset has net sources only)' },
-  modes: { type: 'list', default: [...MODES], choices: MODES, help: 'stream (stream-json), scan (record scanner + JSON.parse per chunk) and/or promise (read whole, JSON.parse)' },
+  modes: { type: 'list', default: [...MODES], choices: MODES, help: 'stream (stream-json), scan (line cuts or record scanner + JSON.parse per chunk) and/or promise (read whole, JSON.parse)' },
   'small-size': { type: 'string', default: '4MB', help: 'small (speakers) dataset size, e.g. 4MB' },
   'large-size': { type: 'string', default: '100MB', help: 'large (zipcodes) dataset size, e.g. 100MB, 2GB' },
   seed: { type: 'integer', default: 1, min: 0, max: 2 ** 31 - 1, help: 'dataset seed (same seed, same bytes everywhere)' },

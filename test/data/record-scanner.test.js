@@ -33,9 +33,12 @@ function split (bytes, cuts) {
   return chunks
 }
 
+/** One record per line, as the lab's datasets are written: what the scanner's line mode cuts at. */
+const perLine = (/** @type {unknown[]} */ records, eol = '\n') => '[' + eol + records.map((r) => JSON.stringify(r)).join(',' + eol) + eol + ']' + eol
+
 t.test('every two-way split of a tricky document gives the same answer, both variants', async (t) => {
-  for (const spacing of [0, 2]) {
-    const bytes = Buffer.from(JSON.stringify(tricky, null, spacing))
+  for (const spacing of [0, 2, 'lines', 'crlf']) {
+    const bytes = Buffer.from(spacing === 'lines' ? perLine(tricky) : spacing === 'crlf' ? perLine(tricky, '\r\n') : JSON.stringify(tricky, null, spacing))
     for (const [name, matches] of Object.entries(VARIANTS)) {
       let wrong = 0
       for (let cut = 1; cut < bytes.length; cut++) {
@@ -76,6 +79,51 @@ const BAD = {
   'not an array': { input: '{"k":"x"}', message: /array|Top-level object should be an array/i },
   'garbage after the array': { input: '[{"k":"x"}] trailing', message: /nothing after the closing|Unexpected/ }
 }
+
+t.test('line mode: one record per line is parsed in cuts, never scanned byte by byte, and gives the same records', async (t) => {
+  const records = Array.from({ length: 3000 }, (_, i) => ({ id: i, k: i % 7 ? 'y' : 'x', s: i % 11 ? 'plain' : 'tricky "},\\n{" ] é 漢字 😀' }))
+  const bytes = Buffer.from(perLine(records))
+  for (const size of [7, 1000, 1 << 16]) {
+    const scanner = new RecordScanner()
+    let scannedBytes = 0
+    const push = scanner.push.bind(scanner)
+    scanner.push = (chunk) => { scannedBytes += chunk.length; return push(chunk) }
+    const seen = []
+    for (let i = 0; i < bytes.length; i += size) seen.push(...scanner.pushRecords(bytes.subarray(i, i + size)))
+    seen.push(...scanner.endRecords())
+    t.same(seen, records, `${size}-byte chunks: every record, in order`)
+    // only the end (the last record's line and the "]" after it) may go to the byte scanner
+    t.ok(scannedBytes <= size + 100, `${size}-byte chunks: ${scannedBytes} of ${bytes.length} bytes scanned byte by byte`)
+  }
+  const pretty = Buffer.from(JSON.stringify(records, null, 2))
+  const scanner = new RecordScanner()
+  let scannedBytes = 0
+  const push = scanner.push.bind(scanner)
+  scanner.push = (chunk) => { scannedBytes += chunk.length; return push(chunk) }
+  const seen = []
+  for (let i = 0; i < pretty.length; i += 1 << 16) seen.push(...scanner.pushRecords(pretty.subarray(i, i + (1 << 16))))
+  seen.push(...scanner.endRecords())
+  t.same(seen, records, 'pretty-printed (newlines inside records): the same records')
+  t.ok(scannedBytes >= pretty.length - (1 << 16), 'pretty-printed: handed to the byte scanner')
+})
+
+t.test('line mode: bad lines fail as clearly as in the byte scanner', async (t) => {
+  const good = Array.from({ length: 500 }, (_, i) => JSON.stringify({ id: i, k: 'x' }))
+  const cases = {
+    'a broken record mid-file': { input: '[\n' + [...good.slice(0, 250), '{"id":250,"k":"x",,"b":2}', ...good.slice(250)].join(',\n') + '\n]\n', code: 'ERR_MALFORMED_DATA' },
+    'a raw newline inside a string': { input: '[\n' + [...good.slice(0, 250), '{"id":250,"k":"x","s":"two\nlines"}', ...good.slice(250)].join(',\n') + '\n]\n', code: 'ERR_MALFORMED_DATA' },
+    'data cut after a line': { input: '[\n' + good.join(',\n') + ',\n', code: 'ERR_TRUNCATED_DATA' },
+    'data cut mid-line': { input: '[\n' + good.join(',\n') + ',\n{"id":1,"k', code: 'ERR_TRUNCATED_DATA' },
+    'a line over the cap': { input: '[\n' + [...good.slice(0, 250), JSON.stringify({ k: 'x', blob: 'b'.repeat(5000) }), ...good.slice(250)].join(',\n') + '\n]\n', code: 'ERR_RECORD_TOO_LARGE', maxRecordBytes: 4096 }
+  }
+  for (const [what, { input, code, maxRecordBytes }] of Object.entries(cases)) {
+    const bytes = Buffer.from(input)
+    for (const size of [100, 1 << 16]) {
+      const chunks = split(bytes, Array.from({ length: Math.ceil(bytes.length / size) - 1 }, (_, i) => (i + 1) * size))
+      await t.rejects(text(scanMatches(Readable.from(chunks), 'k', 'x', { maxRecordBytes })), { name: 'MalformedDataError', code }, `${what} (${size}-byte chunks)`)
+    }
+  }
+})
 
 t.test('bad input fails the answer with a clear error, both variants', async (t) => {
   for (const [what, { input, message }] of Object.entries(BAD)) {

@@ -1,12 +1,13 @@
 // @ts-check
 // The third way of answering "every record whose <key> is <id>": stream the
-// bytes, let the record scanner cut them at record boundaries, and hand each
-// chunk's complete records to the native JSON.parse as one batch. Every record
+// bytes, let the record scanner cut them at record boundaries (at line ends
+// when the data has one record per line), and hand each chunk's complete
+// records to the native JSON.parse as one batch. Every record
 // is parsed (so every record is validated, as the other variants do); only the
 // tokenizing moves from JavaScript into V8's parser. Memory holds one chunk's
 // records plus at most one unfinished record, capped.
 import { pipeline, Transform } from 'node:stream'
-import { MalformedDataError, RecordScanner } from './record-scanner.js'
+import { RecordScanner } from './record-scanner.js'
 
 /**
  * @param {import('node:stream').Readable} source   the dataset's bytes
@@ -30,45 +31,35 @@ export function scanMatches (source, keyField, id, { maxRecordBytes } = {}) {
 export function scanFilter (keyField, id, { maxRecordBytes } = {}) {
   const scanner = new RecordScanner({ maxRecordBytes })
   let first = true
+  /** @param {any[]} records */
+  const matches = (records) => {
+    let text = ''
+    for (const record of records) {
+      if (record !== null && typeof record === 'object' && record[keyField] === id) {
+        text += (first ? '[' : ',') + JSON.stringify(record)
+        first = false
+      }
+    }
+    return text
+  }
   return new Transform({
     transform (/** @type {Buffer} */ chunk, _encoding, callback) {
-      let records
+      let text
       try {
-        const batch = scanner.push(chunk)
-        if (batch === null) return callback()
-        records = parseBatch(batch, scanner.offset)
+        text = matches(scanner.pushRecords(chunk))
       } catch (err) {
         return callback(/** @type {Error} */ (err))
-      }
-      let text = ''
-      for (const record of records) {
-        if (record !== null && typeof record === 'object' && record[keyField] === id) {
-          text += (first ? '[' : ',') + JSON.stringify(record)
-          first = false
-        }
       }
       callback(null, text === '' ? undefined : text)
     },
     flush (callback) {
+      let text
       try {
-        scanner.end()
+        text = matches(scanner.endRecords())
       } catch (err) {
         return callback(/** @type {Error} */ (err))
       }
-      callback(null, first ? '[]' : ']')
+      callback(null, text + (first ? '[]' : ']'))
     }
   })
-}
-
-/**
- * @param {Buffer} batch  complete records with their separators
- * @param {number} endOffset  where the chunk that completed them ends in the input
- * @returns {any[]}
- */
-function parseBatch (batch, endOffset) {
-  try {
-    return JSON.parse('[' + batch.toString('utf8') + ']')
-  } catch (err) {
-    throw new MalformedDataError(`a record is not valid JSON (in the ${batch.length} bytes of records ending by byte ${endOffset}): ${/** @type {Error} */ (err).message}`)
-  }
 }
