@@ -18,7 +18,13 @@ import { expectedEntryBody, entryUrl } from '../../transports/expected.js'
  * @property {string} [detail]    what an error answer said
  */
 
-const MAX_IN_FLIGHT = 200 // bounds the prober itself if the entry stops answering altogether
+// Bounds the prober if the entry stops answering: each request in flight holds its own
+// connection, and one prober per transport at 200 could queue 1,400 connects on a stalled
+// entry, past Node's listen backlog (511); the kernel then drops SYNs and every client,
+// autocannon's too, sees "Connect Timeout Error" that says nothing about the transport
+// (seen once on a 2-core box with one core busy). 48 holds 2.4 s of answers at 20 Hz (a
+// hang's deadline is 1 s); past that, probes are counted as skipped.
+const MAX_IN_FLIGHT = 48
 
 /**
  * @param {{ baseUrl: string, transport: string, service: string, rateHz: number, timeoutMs: number, now: () => number }} options
