@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { parseFlags, runMain } from '../lib/cli.js'
+import { machineInfo } from '../lib/machine.js'
+import { SCHEMA, writeResult } from '../lib/results.js'
 import { DEFAULT_CACHE_DIR, ensureDataset } from './dataset/cache.js'
 import { parseSize } from './dataset/size.js'
 import { DATASETS } from './dataset/records.js'
@@ -22,7 +24,8 @@ const FLAGS = {
   dataset: { type: 'string', default: 'large', choices: ['small', 'large'], help: 'which dataset' },
   size: { type: 'string', default: '50MB', help: 'dataset size (cached like the bench\'s)' },
   repeat: { type: 'integer', default: 3, min: 1, max: 20, help: 'runs per parser; the best counts' },
-  seed: { type: 'integer', default: 1, min: 0, max: 2 ** 31 - 1, help: 'dataset seed' }
+  seed: { type: 'integer', default: 1, min: 0, max: 2 ** 31 - 1, help: 'dataset seed' },
+  out: { type: 'string', help: 'also write the figures as a result JSON (npm run readme -- --parsers FILE publishes it)' }
 }
 
 async function main () {
@@ -64,7 +67,10 @@ async function main () {
     'line cuts + JSON.parse per chunk (scan)': async () => drain(Readable.from(chunks, { objectMode: false }).pipe(scanFilter(keyField, id)))
   }
 
+  const startedAt = new Date().toISOString()
   process.stdout.write(`${dataset} dataset, ${(whole.length / 1e6).toFixed(1)} MB, ${manifest.records} records, id ${id}; best of ${flags.repeat}, Node ${process.version}\n`)
+  /** @type {{ name: string, megabytesPerSec: number, bestMs: number }[]} */
+  const figures = []
   for (const [name, run] of Object.entries(parsers)) {
     let best = Infinity
     for (let r = 0; r < flags.repeat; r++) {
@@ -75,6 +81,18 @@ async function main () {
       best = Math.min(best, seconds)
     }
     process.stdout.write(`${name.padEnd(46)} ${(whole.length / 1e6 / best).toFixed(0).padStart(6)} MB/s  (${(best * 1000).toFixed(0)} ms)\n`)
+    figures.push({ name, megabytesPerSec: whole.length / 1e6 / best, bestMs: best * 1000 })
+  }
+  if (flags.out) {
+    const path = writeResult(flags.out, {
+      schema: SCHEMA,
+      suite: 'parser-speed',
+      startedAt,
+      machine: machineInfo(['stream-json']),
+      config: { dataset, bytes: whole.length, records: manifest.records, id, seed: flags.seed, repeat: flags.repeat, chunkBytes: CHUNK },
+      parsers: figures
+    })
+    process.stdout.write(`results: ${path}\n`)
   }
   return 0
 }

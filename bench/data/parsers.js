@@ -18,3 +18,13 @@ export function parserName (mode, streamJsonVersion) {
   if (!entry) return 'unknown'
   return mode === 'stream' && streamJsonVersion ? entry.short.replace('stream-json', `stream-json ${streamJsonVersion}`) : entry.short
 }
+
+/**
+ * The parser a result names for a mode: as recorded when it ran (the parsers
+ * change between commits), else today's.
+ * @param {string} mode
+ * @param {{ parsers?: Record<string, string>, streamJsonVersion?: string | null } | undefined} config  a data result's config
+ */
+export function recordedParser (mode, config) {
+  return config?.parsers?.[mode] ?? parserName(mode, config?.streamJsonVersion)
+}

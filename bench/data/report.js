@@ -3,7 +3,7 @@
 import Table from 'cli-table3'
 import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
-import { parserName } from './parsers.js'
+import { recordedParser } from './parsers.js'
 import { isRefused, variantsChart } from './report-chart.js'
 
 /** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
@@ -49,7 +49,7 @@ function failedLabel (entry) {
 export function memoryTable (result) {
   const table = new Table({ head: ['target', 'parser', 'req/s', 'dataset MB/s', 'p99 ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB'], style: { head: [], border: [] } })
   for (const { target, entry, mine } of rowsByTarget(result)) {
-    const parser = parserName(target.split('/')[2], result.config?.streamJsonVersion)
+    const parser = recordedParser(target.split('/')[2], result.config)
     if (entry.failed) {
       table.push([target, parser, failedLabel(entry), entry.failures.join('; ').slice(0, 70), '', '', '', '', ''])
       continue
@@ -81,8 +81,8 @@ export function dataReport (result) {
       table: {
         headers: ['variant', 'parser', 'req/s', 'min – max', 'dataset MB/s', 'avg ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'timeouts', 'peak RSS MiB', 'consumed MiB', 'loadgen CPU %'],
         rows: mine.map(({ target, entry, mine: ok }) => entry.failed
-          ? [target, parserName(target.split('/')[2], config.streamJsonVersion), failedLabel(entry), entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
-          : [target, parserName(target.split('/')[2], config.streamJsonVersion), rps(entry.requestsPerSec.median), `${rps(entry.requestsPerSec.min)} – ${rps(entry.requestsPerSec.max)}`,
+          ? [target, recordedParser(target.split('/')[2], config), failedLabel(entry), entry.failures.join('; '), '', '', '', '', '', '', '', '', '', '']
+          : [target, recordedParser(target.split('/')[2], config), rps(entry.requestsPerSec.median), `${rps(entry.requestsPerSec.min)} – ${rps(entry.requestsPerSec.max)}`,
               num(median(ok, (r) => r.datasetMBPerSec)), num(median(ok, (r) => r.latencyMs.avg), 0), num(median(ok, (r) => r.latencyMs.p50), 0),
               num(median(ok, (r) => r.latencyMs.p99), 0), num(median(ok, (r) => r.latencyMs.max), 0), fmt(median(ok, (r) => r.errors)),
               fmt(median(ok, (r) => r.timeouts)), mib(median(ok, (r) => r.peakRssBytes)), mib(median(ok, (r) => r.memoryConsumedBytes)),

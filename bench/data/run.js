@@ -10,7 +10,8 @@ import { UsageError } from '../lib/cli.js'
 import { runSuiteCommand } from '../lib/driver.js'
 import { DEFAULT_CACHE_DIR, ensureDataset } from './dataset/cache.js'
 import { measureVariant } from './measure.js'
-import { casesFrom, FLAGS, resolveTiming, sizesFrom } from './plan.js'
+import { parserName } from './parsers.js'
+import { casesFrom, FLAGS, MODES, resolveTiming, sizesFrom } from './plan.js'
 import { dataReport, memoryTable } from './report.js'
 import { startDataRuntime } from './runtime.js'
 import { crossCheckWithWrk } from './wrk-check.js'
@@ -39,7 +40,7 @@ runSuiteCommand({
       rounds: flags.rounds,
       secondsPerCase: cases.reduce((sum, kase) => sum + kase.duration + kase.warmup, 0) / cases.length + (flags.runtime === 'shared' ? 1 : RUNTIME_LIFECYCLE_S),
       extraPackages: ['pidusage'],
-      config: { streamJsonVersion: streamJsonVersion(), datasets: Object.fromEntries(Object.entries(datasets).map(([name, { file, manifest }]) => [name, { file, bytes: manifest.bytes, records: manifest.records, sha256: manifest.sha256, seed: manifest.seed }])) },
+      config: { streamJsonVersion: streamJsonVersion(), parsers: Object.fromEntries(MODES.map((mode) => [mode, parserName(mode, streamJsonVersion())])), datasets: Object.fromEntries(Object.entries(datasets).map(([name, { file, manifest }]) => [name, { file, bytes: manifest.bytes, records: manifest.records, sha256: manifest.sha256, seed: manifest.seed }])) },
       datasets
     }
   },

@@ -1,26 +1,74 @@
 // @ts-check
-// The README's generated block: between a start marker that names the result
-// files it was written from and an end marker. Reading, rendering, replacing.
+// The generated blocks of the READMEs: each between a start marker that names
+// the result files it was written from and an end marker. Reading, rendering,
+// replacing; one mechanism for every block (BLOCKS).
 import { readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { dataBlock } from './data-block.js'
 import { resultsBlock } from './results-block.js'
 
 export const README = join(PROJECT_ROOT, 'README.md')
-export const PUBLISHED = { transports: 'results/published/transports.json', profile: 'results/published/profile.json' }
-const START = /<!-- results:start(?<sources>[^>]*)-->\n/
-const END = '<!-- results:end -->'
+
+/**
+ * @typedef {object} BlockSpec
+ * @property {string} file            the markdown file that holds the block
+ * @property {Record<string, { path: string, suite: string, required?: boolean }>} sources
+ *   what the block is written from: a role, its default (published) path and the suite of its result
+ * @property {(results: Record<string, any>) => string} render  the block's text from the results by role
+ */
+
+/** @type {Record<string, BlockSpec>} */
+export const BLOCKS = {
+  results: {
+    file: README,
+    sources: {
+      transports: { path: 'results/published/transports.json', suite: 'transports', required: true },
+      profile: { path: 'results/published/profile.json', suite: 'profile' }
+    },
+    render: (results) => resultsBlock(results.transports, results.profile ?? null)
+  },
+  data: {
+    file: join(PROJECT_ROOT, 'bench/data/README.md'),
+    sources: {
+      data: { path: 'results/published/data.json', suite: 'data', required: true },
+      large: { path: 'results/published/data-2GB.json', suite: 'data' },
+      parsers: { path: 'results/published/parsers.json', suite: 'parser-speed' }
+    },
+    render: (results) => dataBlock(/** @type {{ data: any }} */ (results))
+  }
+}
+
+/** @param {string} name */
+function spec (name) {
+  const block = BLOCKS[name]
+  if (!block) throw new Error(`no generated block named ${name}`)
+  return block
+}
+
+/** @param {string} name */
+const startMarker = (name) => new RegExp(`<!-- ${name}:start(?<sources>[^>]*)-->\\n`)
+/** @param {string} name */
+const endMarker = (name) => `<!-- ${name}:end -->`
 
 /**
  * The block's sources as named in its start marker (project-relative paths).
- * @param {string} readme
- * @returns {{ transports: string, profile?: string }}
+ * @param {string} text  the file that holds the block
+ * @param {string} [name]
+ * @returns {Record<string, string>}
  */
-export function sourcesOf (readme) {
-  const match = START.exec(readme)
-  if (!match) throw new Error('README.md has no <!-- results:start --> marker')
+export function sourcesOf (text, name = 'results') {
+  const block = spec(name)
+  const match = startMarker(name).exec(text)
+  if (!match) throw new Error(`${relative(PROJECT_ROOT, block.file)} has no <!-- ${name}:start --> marker`)
   const named = Object.fromEntries([...(match.groups?.sources ?? '').matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]))
-  return { transports: named.transports ?? PUBLISHED.transports, ...(named.profile ? { profile: named.profile } : {}) }
+  /** @type {Record<string, string>} */
+  const sources = {}
+  for (const [role, { path, required }] of Object.entries(block.sources)) {
+    if (named[role]) sources[role] = named[role]
+    else if (required) sources[role] = path
+  }
+  return sources
 }
 
 /** @param {string} path  project-relative */
@@ -30,26 +78,35 @@ function readResult (path) {
 
 /**
  * The whole block, markers included, written from the named files.
- * @param {{ transports: string, profile?: string }} sources  project-relative paths
+ * @param {Record<string, string>} sources  project-relative paths by role
+ * @param {string} [name]
  */
-export function renderBlock (sources) {
-  const transports = readResult(sources.transports)
-  if (transports.suite !== 'transports') throw new Error(`${sources.transports} is a ${transports.suite} result, not transports`)
-  const profile = sources.profile ? readResult(sources.profile) : null
-  const named = `transports=${sources.transports}${sources.profile ? ` profile=${sources.profile}` : ''}`
-  return `<!-- results:start ${named} (written by npm run readme: edit scripts/readme/, not here) -->\n${resultsBlock(transports, profile)}${END}`
+export function renderBlock (sources, name = 'results') {
+  const block = spec(name)
+  /** @type {Record<string, any>} */
+  const results = {}
+  for (const [role, path] of Object.entries(sources)) {
+    const expected = block.sources[role]?.suite
+    if (!expected) throw new Error(`the ${name} block has no source called ${role}`)
+    const result = readResult(path)
+    if (result.suite !== expected) throw new Error(`${path} is a ${result.suite} result, not ${expected}`)
+    results[role] = result
+  }
+  const named = Object.entries(sources).map(([role, path]) => `${role}=${path}`).join(' ')
+  return `<!-- ${name}:start ${named} (written by npm run readme: edit scripts/readme/, not here) -->\n${block.render(results)}${endMarker(name)}`
 }
 
 /**
- * README text with its block replaced.
- * @param {string} readme
+ * Text with its block replaced.
+ * @param {string} text
  * @param {string} block
+ * @param {string} [name]
  */
-export function replaceBlock (readme, block) {
-  const match = START.exec(readme)
-  const end = readme.indexOf(END)
-  if (!match || end < match.index) throw new Error('README.md needs <!-- results:start … --> and <!-- results:end --> in that order')
-  return readme.slice(0, match.index) + block + readme.slice(end + END.length)
+export function replaceBlock (text, block, name = 'results') {
+  const match = startMarker(name).exec(text)
+  const end = text.indexOf(endMarker(name))
+  if (!match || end < match.index) throw new Error(`${relative(PROJECT_ROOT, spec(name).file)} needs <!-- ${name}:start … --> and ${endMarker(name)} in that order`)
+  return text.slice(0, match.index) + block + text.slice(end + endMarker(name).length)
 }
 
 /** @param {string} path */

@@ -5,7 +5,8 @@
 // transport measured (a transport the registry adds shows up with no code change).
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { README, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
+import { BLOCKS, README, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
+import { dataBlock } from '../../scripts/readme/data-block.js'
 import { resultsBlock } from '../../scripts/readme/results-block.js'
 import { BASELINE_TRANSPORT, TRANSPORT_NAMES } from '../../lib/topology.js'
 
@@ -96,4 +97,40 @@ t.test('the sentences follow the data: a slower channel is not called the fastes
   t.match(fast, /the channel library \(`port`\) is the fastest way measured/)
   const slow = resultsBlock(fakeResult(['port', ...watts, 'rpc']))
   t.notMatch(slow, /the channel library/)
+})
+
+t.test('the data block: committed as written, a row per variant naming its parser, REFUSED and FAILED never a number, targets follow the data', async (t) => {
+  const dataReadme = readFileSync(BLOCKS.data.file, 'utf8')
+  const sources = sourcesOf(dataReadme, 'data')
+  t.match(sources.data, /^results\/published\/.+\.json$/, 'a committed result file')
+  const block = renderBlock(sources, 'data')
+  t.ok(dataReadme.includes(block), `bench/data/README.md's data block differs from what ${Object.values(sources).join(', ')} give: run npm run readme`)
+  t.equal(replaceBlock(dataReadme, block, 'data'), dataReadme, 'writing it again changes nothing (idempotent)')
+
+  /** rps by target; a target missing from ok fails, 'refused' ones answer 507 */
+  function fakeData (rpsByTarget, { refused = [], failed = [] } = {}) {
+    const runs = []
+    const summary = { scaled: {} }
+    for (const [target, rps] of Object.entries(rpsByTarget)) {
+      const [dataset, source, mode] = target.split('/')
+      const bad = refused.includes(target) ? 'preflight answered 507: the dataset cannot fit' : failed.includes(target) ? '3 timeouts' : null
+      runs.push({ target, dataset, source, mode, round: 1, ok: !bad, failures: bad ? [bad] : [], connections: 2, duration: 30, requestsPerSec: rps, status: { '2xx': rps * 30 }, latencyMs: { p50: 100, p99: 200 }, datasetMBPerSec: rps * 100, peakRssBytes: 400 * 1048576, memoryConsumedBytes: 40 * 1048576 })
+      summary.scaled[target] = bad ? { failed: true, failures: [bad] } : { failed: false, requestsPerSec: { median: rps, min: rps, max: rps } }
+    }
+    return { suite: 'data', startedAt: '2026-01-01T00:00:00.000Z', source: 'results/fake-data.json', machine: { cpuModel: 'Test CPU', cores: 2, versions: { wattpm: '3.67.0' }, git: { commit: 'abc' } }, config: { rounds: 1, largeSize: '100MB', streamJsonVersion: '3.8.0', datasets: { small: { bytes: 4e6, records: 10 }, large: { bytes: 1e8, records: 100 } } }, runs, summary }
+  }
+  const fast = dataBlock({ data: fakeData({ 'small/disk/scan': 30, 'small/disk/promise': 20, 'large/net-tcp/stream': 0.4, 'large/net-tcp/scan': 1.2, 'large/net-tcp/promise': 1 }, { refused: ['large/net-tcp/promise'] }) })
+  t.match(fast, /\| small\/disk\/scan \| line cuts \+ JSON\.parse \| 30\.00 /, 'the row names its parser')
+  t.match(fast, /\| large\/net-tcp\/stream \| stream-json 3\.8\.0 \|/)
+  t.match(fast, /\| large\/net-tcp\/promise \| JSON\.parse whole \| REFUSED \(507\) \|/, 'refused by design, not a number')
+  t.match(fast, /scan against promise, small dataset from disk\*\* \(target ≥ 1\.0×\): 1\.50×.*met/)
+  t.match(fast, /scan against stream-json, large dataset\*\* \(target ≥ 1\.5×\): net-tcp 3\.00×: met/)
+  const slow = dataBlock({ data: fakeData({ 'small/disk/scan': 15, 'small/disk/promise': 20, 'large/net-tcp/stream': 1, 'large/net-tcp/scan': 1.2 }, { failed: [] }) })
+  t.match(slow, /small dataset from disk\*\* \(target ≥ 1\.0×\): 0\.75×.*missed/, 'a missed target says so')
+  t.match(slow, /net-tcp 1\.20×: missed/)
+  const large = fakeData({ 'large/net-ipc/stream': 0.1, 'large/net-ipc/scan': 0.3 }, { failed: ['large/net-ipc/stream'] })
+  large.config.largeSize = '2GB'
+  const broken = dataBlock({ data: fakeData({ 'small/disk/scan': 15, 'small/disk/promise': 20 }), large })
+  t.match(broken, /\| large\/net-ipc\/stream \| stream-json 3\.8\.0 \| FAILED \| 3 timeouts \|/)
+  t.match(broken, /Every streaming variant completes at 2GB, memory flat\*\*: no: large\/net-ipc\/stream FAILED/, 'a failed 2 GB stream is not called complete')
 })
