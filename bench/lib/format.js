@@ -14,6 +14,11 @@ export function fmt (n) {
   return n < 100 ? String(Number(n.toPrecision(3))) : Math.round(n).toLocaleString('en-US')
 }
 
+/** A figure for prose and markdown tables: thousands separated, a fixed number of decimals. @param {number | null | undefined} n @param {number} [digits] */
+export function fixed (n, digits = 0) {
+  return n == null || Number.isNaN(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+}
+
 /** @param {number | null | undefined} n @param {number} [digits] */
 export function num (n, digits = 1) {
   return n == null || Number.isNaN(n) ? '–' : n.toFixed(digits)

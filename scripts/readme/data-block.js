@@ -5,7 +5,7 @@
 // naming its parser, and the issue's targets checked against those figures.
 // A variant that failed is FAILED (a buffered one refused by design, REFUSED),
 // never a number. Same input, same bytes.
-import { medianOf } from '../../bench/lib/format.js'
+import { fixed, medianOf, times as x } from '../../bench/lib/format.js'
 import { recordedParser } from '../../bench/data/parsers.js'
 import { isRefused } from '../../bench/data/report-chart.js'
 
@@ -13,12 +13,8 @@ const MIB = 1048576
 /** The memory target for streaming on the large dataset: peak RSS within this of the runtime's idle RSS. */
 export const FLAT_MEMORY_MIB = 64
 
-/** @param {number | null | undefined} n @param {number} [digits] */
-const fixed = (n, digits = 0) => (n == null || Number.isNaN(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }))
 /** Requests per second: decimals where they matter (a large dataset answers a few per second at most). @param {number | null | undefined} n */
 const rps = (n) => (n == null ? '–' : n < 100 ? n.toFixed(2) : fixed(n))
-/** @param {number | null} n */
-const x = (n) => (n == null ? '–' : `${n.toFixed(2)}×`)
 /** @param {number} bytes */
 const size = (bytes) => bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`
 
@@ -55,7 +51,7 @@ function view (result) {
  * decimals, too coarse when a 2 GB answer takes minutes).
  * @param {any} run
  */
-export function megabytesPerSec (run) {
+export function datasetMegabytesPerSec (run) {
   if (!run.latencyMs?.avg || !run.datasetBytes) return null
   return (run.connections * run.datasetBytes) / (run.latencyMs.avg / 1000) / 1e6
 }
@@ -78,7 +74,7 @@ function variantsTable (result, dataset) {
     }
     const runs = v.okRuns(target)
     const answers = runs.reduce((/** @type {number} */ sum, /** @type {any} */ r) => sum + (r.status?.['2xx'] ?? 0), 0)
-    rows.push(`| ${target} | ${parser} | ${rps(entry.requestsPerSec.median)} (${rps(entry.requestsPerSec.min)}–${rps(entry.requestsPerSec.max)}) | ${fixed(answers)} | ${fixed(v.med(target, megabytesPerSec), 1)} | ${fixed(v.med(target, (r) => r.latencyMs?.p50))} | ${fixed(v.med(target, (r) => r.latencyMs?.p99))} | ${fixed(v.med(target, (r) => r.peakRssBytes / MIB))} | ${fixed(v.med(target, (r) => r.memoryConsumedBytes / MIB))} |`)
+    rows.push(`| ${target} | ${parser} | ${rps(entry.requestsPerSec.median)} (${rps(entry.requestsPerSec.min)}–${rps(entry.requestsPerSec.max)}) | ${fixed(answers)} | ${fixed(v.med(target, datasetMegabytesPerSec), 1)} | ${fixed(v.med(target, (r) => r.latencyMs?.p50))} | ${fixed(v.med(target, (r) => r.latencyMs?.p99))} | ${fixed(v.med(target, (r) => r.peakRssBytes / MIB))} | ${fixed(v.med(target, (r) => r.memoryConsumedBytes / MIB))} |`)
   }
   return rows.join('\n')
 }
@@ -129,7 +125,7 @@ function targets (data, large) {
       lines.push(`- **scan's peak RSS over the runtime's idle RSS, large dataset${label}** (target ≤ ${FLAT_MEMORY_MIB} MiB): ${scanOver.map((o) => `${o.t.split('/')[1]} ${fixed(o.mib)} MiB (${verdict(o.mib)})`).join(', ')}.`)
     }
     if (label && streaming.length) {
-      const mbs = streaming.filter((t) => r.ok(t)).map((t) => `${t.split('/').slice(1).join('/')} ${fixed(r.med(t, megabytesPerSec), 1)} MB/s`)
+      const mbs = streaming.filter((t) => r.ok(t)).map((t) => `${t.split('/').slice(1).join('/')} ${fixed(r.med(t, datasetMegabytesPerSec), 1)} MB/s`)
       lines.push(`- **Every streaming variant completes${label}**: ${failed.length ? `no: ${failed.join(', ')} FAILED` : 'yes'}${mbs.length ? ` (${mbs.join(', ')})` : ''}.`)
       // memory against the dataset's size: the same variant at the default size and at this one
       const atDefault = view(data)

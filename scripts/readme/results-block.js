@@ -6,15 +6,11 @@
 // from the transports result and, when given, the CPU profile result. A
 // sentence whose transports were not measured is left out. Same input, same bytes.
 import { BASELINE_TRANSPORT } from '../../lib/topology.js'
-import { fmt, medianOf } from '../../bench/lib/format.js'
+import { fixed, fmt, medianOf, times as x } from '../../bench/lib/format.js'
 
 const ENTRY = 'tsfastify'
 const TCP = BASELINE_TRANSPORT
 
-/** @param {number | null | undefined} n @param {number} [digits] */
-const fixed = (n, digits = 0) => (n == null || Number.isNaN(n) ? '–' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }))
-/** @param {number | null | undefined} n */
-const x = (n) => (n == null ? '–' : `${n.toFixed(2)}×`)
 /** @param {(number | null)[]} values  "a–b×", or "a×" when they agree to two decimals */
 const xRange = (values) => {
   const known = /** @type {number[]} */ (values.filter((v) => v != null))
