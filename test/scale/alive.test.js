@@ -13,8 +13,10 @@ t.test('live, exited and zombie processes', async (t) => {
   t.equal(isAlive(exited.pid), false, 'an exited, reaped child')
 
   // sh forks a short child and then becomes `sleep`, which never waits: the
-  // short child stays a zombie until the sleep ends.
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  // short child stays a zombie until the sleep ends, so the sleep outlasts any
+  // wait below (5 s did not: on a box with one core busy the zombie was reaped
+  // before the test saw it); the teardown kills it.
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
   t.teardown(() => parent.kill('SIGKILL'))
   const [line] = await once(parent.stdout, 'data')
   const zombie = Number(String(line).trim())
