@@ -12,11 +12,12 @@ t.test('live, exited and zombie processes', async (t) => {
   await once(exited, 'exit')
   t.equal(isAlive(exited.pid), false, 'an exited, reaped child')
 
-  // sh forks a short child and then becomes `sleep`, which never waits: the
-  // short child stays a zombie until the sleep ends, so the sleep outlasts any
-  // wait below (5 s did not: on a box with one core busy the zombie was reaped
-  // before the test saw it); the teardown kills it.
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  // sh forks a child and then becomes `sleep`, which never waits: the child,
+  // once it exits, stays a zombie. It exits only after its parent has become
+  // `sleep`: a child that exits before the exec is reaped by sh itself, and no
+  // zombie ever appears (that raced on a loaded box, 2 of 4 fresh-clone runs).
+  const child = 'while [ "$(cat /proc/$PPID/comm)" != sleep ]; do sleep 0.05; done'
+  const parent = spawn('sh', ['-c', `sh -c '${child}' & echo $!; exec sleep 600`], { stdio: ['ignore', 'pipe', 'ignore'] })
   t.teardown(() => parent.kill('SIGKILL'))
   const [line] = await once(parent.stdout, 'data')
   const zombie = Number(String(line).trim())
