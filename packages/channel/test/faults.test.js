@@ -56,7 +56,7 @@ for (const kind of ['port', 'shm']) {
       t.equal(client.pending, 0)
       t.notOk(client.connected)
       // while no callee runs, calls fail with 'unreachable', not a hang
-      await once(callee.worker, 'exit').catch(() => {})
+      await callee.exited
       t.match(await client.call('echo', 1).catch((e) => e), { application: 'callee', code: 'unreachable' })
       callee = await startCallee() // "restarted"
       t.teardown(() => callee.stop())
