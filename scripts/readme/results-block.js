@@ -139,7 +139,7 @@ function table (result, v) {
 function wrkLine (result, v) {
   const wrk = result.crossCheck
   if (!wrk) return ''
-  if (wrk.skipped) return `No wrk figures: ${wrk.skipped.replace(/^wrk /, '')}.`
+  if (wrk.skipped) return `No wrk figures: ${wrk.skipped}.`
   const runs = wrk.runs.filter((/** @type {any} */ w) => w.profile === v.lowProfile)
   const diffs = runs.filter((/** @type {any} */ w) => w.ok && v.rps(v.lowProfile, w.target)).map((/** @type {any} */ w) => Math.abs(w.requestsPerSec / /** @type {number} */ (v.rps(v.lowProfile, w.target)) - 1))
   const list = runs.map((/** @type {any} */ w) => `${w.target} ${w.ok ? fmt(w.requestsPerSec) : 'FAILED'}`).join(', ')
