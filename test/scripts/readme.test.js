@@ -99,6 +99,33 @@ t.test('the sentences follow the data: a slower channel is not called the fastes
   t.notMatch(slow, /the channel library/)
 })
 
+t.test('separate processes: the verdict follows the ratios at both concurrencies', async (t) => {
+  const verdict = (latency, seed) => {
+    const result = fakeResult([BASELINE_TRANSPORT, 'tcp-process'], ['seed', 'latency'])
+    result.summary.latency['tcp-process'].ratioTo_tcp.median = latency
+    result.summary.seed['tcp-process'].ratioTo_tcp.median = seed
+    return /\*\*Separate processes ([^*]+)\*\*/.exec(resultsBlock(result))?.[1]
+  }
+  t.equal(verdict(1.1, 1.2), 'are not slower than the runtime\'s own loopback here')
+  t.equal(verdict(0.8, 0.9), 'cost throughput against the runtime\'s own loopback')
+  t.equal(verdict(0.94, 1.1), 'are about as fast as the runtime\'s own loopback here', 'slower at one, faster at the other')
+})
+
+t.test('the wrk line gives wrk\'s figures and their spread from autocannon, FAILED never a number, or why it was skipped', async (t) => {
+  const result = fakeResult(['ipc', BASELINE_TRANSPORT])
+  result.crossCheck = {
+    runs: [
+      { profile: 'latency', target: 'ipc', ok: true, requestsPerSec: 750 },
+      { profile: 'latency', target: BASELINE_TRANSPORT, ok: false, requestsPerSec: 3000 }
+    ]
+  }
+  const line = resultsBlock(result)
+  t.match(line, /for the `latency` profile: ipc 750, tcp FAILED req\/s, within 25% of autocannon's medians\./)
+  t.notMatch(line, /agrees/)
+  result.crossCheck = { skipped: 'wrk is not installed (apt-get install wrk); cross-check skipped' }
+  t.match(resultsBlock(result), /No wrk figures: wrk is not installed \(apt-get install wrk\); cross-check skipped\./)
+})
+
 t.test('the data block: committed as written, a row per variant naming its parser, REFUSED and FAILED never a number, targets follow the data', async (t) => {
   const dataReadme = readFileSync(BLOCKS.data.file, 'utf8')
   const sources = sourcesOf(dataReadme, 'data')
