@@ -7,7 +7,7 @@ import { recordedParser } from './parsers.js'
 import { isRefused, variantsChart } from './report-chart.js'
 
 /** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
-function rps (n) {
+export function rps (n) {
   return n == null ? '–' : n < 100 ? n.toFixed(2) : fmt(n)
 }
 

@@ -7,16 +7,14 @@
 // never a number. Same input, same bytes.
 import { fixed, medianOf, times as x } from '../../bench/lib/format.js'
 import { recordedParser } from '../../bench/data/parsers.js'
+import { rps } from '../../bench/data/report.js'
 import { isRefused } from '../../bench/data/report-chart.js'
 
 const MIB = 1048576
+/** A dataset's size, rounded for prose (dataset/size.js's formatSize keeps the decimals an exact --size needs: "100.0 MB"). @param {number} bytes */
+const size = (bytes) => bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`
 /** The memory target for streaming on the large dataset: peak RSS within this of the runtime's idle RSS. */
 export const FLAT_MEMORY_MIB = 64
-
-/** Requests per second: decimals where they matter (a large dataset answers a few per second at most). @param {number | null | undefined} n */
-const rps = (n) => (n == null ? '–' : n < 100 ? n.toFixed(2) : fixed(n))
-/** @param {number} bytes */
-const size = (bytes) => bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`
 
 /**
  * One data result, seen by target.

@@ -179,9 +179,9 @@ function beyondWatt (v) {
     const r = [v.ratio(p, 'tcp-process'), ...(seed ? [v.ratio(seed, 'tcp-process')] : [])]
     const known = /** @type {number[]} */ (r.filter((n) => n != null))
     // both ways at once (slower at one concurrency, faster at the other) is neither verdict
-    const verdict = !known.length || (Math.min(...known) < 1 && Math.max(...known) >= 1)
-      ? 'are about as fast as the runtime\'s own loopback here'
-      : Math.min(...known) >= 1 ? 'are not slower than the runtime\'s own loopback here' : 'cost throughput against the runtime\'s own loopback'
+    const verdict = Math.min(...known) >= 1
+      ? 'are not slower than the runtime\'s own loopback here'
+      : Math.max(...known) < 1 ? 'cost throughput against the runtime\'s own loopback' : 'are about as fast as the runtime\'s own loopback here'
     let text = `**Separate processes ${verdict}** (\`tcp-process\` ${x(r[0])} \`${TCP}\` at c ${connections(p)}${seed ? `, ${x(r[1])} at c ${connections(seed)}` : ''}, at ${x(cpuRatio(v, p, 'tcp-process', TCP))} its CPU per call).`
     if (v.has(p, 'tcp-remote')) {
       const remote = [v.ratio(p, 'tcp-remote'), ...(seed ? [v.ratio(seed, 'tcp-remote')] : [])]
