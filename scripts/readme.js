@@ -12,22 +12,19 @@ import { parseFlags, runMain, UsageError } from '../bench/lib/cli.js'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
 import { BLOCKS, projectRelative, renderBlock, replaceBlock, sourcesOf } from './readme/block.js'
 
-/** flag → [block, role]: the file it names is published as that role's default path */
+/** flag → the block and role whose published path the named file is copied to, and its help */
 const PUBLISH_FLAGS = /** @type {const} */ ({
-  publish: ['results', 'transports'],
-  profile: ['results', 'profile'],
-  data: ['data', 'data'],
-  'data-large': ['data', 'large'],
-  parsers: ['data', 'parsers']
+  publish: { block: 'results', role: 'transports', what: 'a transports result (npm run bench)' },
+  profile: { block: 'results', role: 'profile', what: 'a profile result (npm run bench:profile)' },
+  data: { block: 'data', role: 'data', what: 'a data result (npm run bench:data)' },
+  'data-large': { block: 'data', role: 'large', what: 'a data result at a large size (npm run bench:data -- --large-size 2GB)' },
+  parsers: { block: 'data', role: 'parsers', what: 'a parser-speed result (bench/data/parser-speed.js --out)' }
 })
 
 runMain(async () => {
   const flags = parseFlags(process.argv.slice(2), {
-    publish: { type: 'string', help: 'a transports result (npm run bench) to publish as results/published/transports.json' },
-    profile: { type: 'string', help: 'a profile result (npm run bench:profile) to publish as results/published/profile.json' },
-    data: { type: 'string', help: 'a data result (npm run bench:data) to publish as results/published/data.json' },
-    'data-large': { type: 'string', help: 'a data result at a large size (npm run bench:data -- --large-size 2GB) to publish as results/published/data-2GB.json' },
-    parsers: { type: 'string', help: 'a parser-speed result (bench/data/parser-speed.js --out) to publish as results/published/parsers.json' },
+    ...Object.fromEntries(Object.entries(PUBLISH_FLAGS).map(([flag, { block, role, what }]) =>
+      [flag, { type: 'string', help: `${what} to publish as ${BLOCKS[block].sources[role].path}` }])),
     check: { type: 'boolean', default: false, help: 'only compare: exit 1 when a block is not what would be written' }
   }, { command: 'npm run readme --', description: 'Rewrites the READMEs\' generated blocks (between their markers) from result files.' })
 
@@ -39,7 +36,7 @@ runMain(async () => {
     texts[name] = readFileSync(block.file, 'utf8')
     sources[name] = sourcesOf(texts[name], name)
   }
-  for (const [flag, [name, role]] of Object.entries(PUBLISH_FLAGS)) {
+  for (const [flag, { block: name, role }] of Object.entries(PUBLISH_FLAGS)) {
     const camel = flag.replace(/-(\w)/g, (_, c) => c.toUpperCase())
     const given = flags[camel]
     if (!given) continue
