@@ -2,7 +2,7 @@
 // A service container's command: runs the one downstream service named by
 // $SERVICE, the very file Watt runs (web/<service>/), as its own process.
 import { DOWNSTREAM_SERVICES } from '../lib/contract.js'
-import { serviceEntryFile } from '../bench/lib/service-processes.js'
+import { serviceEntryFile } from '../bench/outside/service-processes.js'
 
 const service = process.env.SERVICE ?? ''
 if (!(/** @type {readonly string[]} */ (DOWNSTREAM_SERVICES)).includes(service)) {

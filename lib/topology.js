@@ -85,40 +85,27 @@ export const BASELINE_TRANSPORT = 'tcp'
 
 /**
  * What a `requires` tag means. `check(env)` returns null when the transport can run
- * here, otherwise why not (e.g. no remote host configured). `start(env)`, when given,
- * starts what the tag needs before the runtime (e.g. the services as separate
- * processes) and returns the environment the runtime needs to reach it, and how to
- * stop it; bench/lib/requirements.js calls it once per tag for the transports asked.
- * Start processes with bench/lib/processes.js (spawnTracked, onCleanup) so Ctrl-C stops them too.
+ * here, otherwise why not (e.g. no remote host configured). `startable` says the
+ * harness knows how to start what the tag needs (bench/outside/targets.js holds the
+ * starters, keyed by tag): this registry only names requirements, it starts nothing,
+ * so the entry, which reads this file too, never imports the harness.
  * Transports whose targets the harness must start or find add their tag here.
- * `options` carries the bench's flags for it (e.g. rttMs, serviceHost). A start may
- * also report transports it could not provide here (`skipped`, with the reason: the
- * bench skips them and says so), what it started (`about`, for the report), its
- * processes' CPU so far (`cpuSeconds`) and a way to change its network round trip.
- * @typedef {object} StartedRequirement
- * @property {Record<string, string>} [env]
- * @property {() => Promise<void>} stop
- * @property {{ transport: string, reason: string }[]} [skipped]
- * @property {Record<string, any>} [about]
- * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
- * @property {(rttMs: number) => Promise<void>} [setRtt]
  * @typedef {object} Requirement
  * @property {string} description
  * @property {(env: NodeJS.ProcessEnv) => string | null} check
- * @property {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} [start]
+ * @property {boolean} [startable]
  */
 /** @type {Record<string, Requirement>} */
 export const REQUIREMENTS = {
   'service-processes': {
     description: 'the four services, each its own Node process on loopback (the bench starts and stops them)',
     check: (env) => outsideAddressesMissing(env, 'process', 'the service processes are not running (the bench starts them for --transports tcp-process)'),
-    // Imported only when a bench starts it: the entry, which reads this file too, never spawns.
-    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startServiceProcessesRequirement(env, options)
+    startable: true
   },
   'remote-host': {
     description: 'the four services on another host: a network namespace the bench makes (root, iproute2), or --service-host',
     check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)'),
-    start: async (env, options) => (await import('../bench/lib/outside-targets.js')).startRemoteHostRequirement(env, options)
+    startable: true
   }
 }
 
@@ -207,14 +194,14 @@ export function requirementsOf (name) {
  * @param {string} name
  * @param {NodeJS.ProcessEnv} [env]
  * @param {{ startable?: boolean }} [options]  startable: count requirements the harness
- *   can start itself (those with `start`) as met: "could a bench run it", not "does it run now"
+ *   can start itself (`startable`) as met: "could a bench run it", not "does it run now"
  * @returns {{ available: true } | { available: false, reason: string }}
  */
 export function availabilityOf (name, env = process.env, { startable = false } = {}) {
   for (const { tag } of requirementsOf(name)) {
     const requirement = REQUIREMENTS[tag]
     if (!requirement) return { available: false, reason: `${name} requires "${tag}", which no REQUIREMENTS entry in lib/topology.js describes` }
-    if (startable && requirement.start) continue
+    if (startable && requirement.startable) continue
     const reason = requirement.check(env)
     if (reason !== null) return { available: false, reason: `${name}: ${reason}` }
   }

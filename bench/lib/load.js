@@ -16,7 +16,7 @@ import { assertLoopbackUrl } from './loopback.js'
  * @property {(elapsedS: number) => void} [onTick]
  * @property {RotatingPaths} [rotate]       vary the path per request and check every 2xx answer
  * @property {boolean} [remoteEntry]        allow a non-loopback URL: only the cluster load Job
- *                                          (bench/remote/load-job.js), told so explicitly
+ *                                          (bench/outside/load-job.js), told so explicitly
  */
 
 /**

@@ -1,15 +1,17 @@
 // @ts-check
 // Starts what the asked-for transports need before the runtime (lib/topology.js
-// REQUIREMENTS: e.g. services as separate processes), once per tag, and stops it
-// afterwards in reverse order. Transports that run inside the runtime need nothing.
+// REQUIREMENTS names it; bench/outside/targets.js STARTERS start it: e.g. services
+// as separate processes), once per tag, and stops it afterwards in reverse order. Transports that run inside the runtime need nothing.
 // A requirement may skip transports it cannot provide here (with the reason),
 // say what it started, and measure its processes' CPU.
-import { REQUIREMENTS, requirementsOf } from '../../lib/topology.js'
+import { requirementsOf } from '../../lib/topology.js'
+import { STARTERS } from '../outside/targets.js'
 
 /**
  * @param {string[]} transports
  * @param {NodeJS.ProcessEnv} [env]
  * @param {Record<string, any>} [options]  the bench's flags for the requirements (rttMs, serviceHost)
+ * @param {Readonly<Record<string, import('../outside/targets.js').Starter>>} [starters]  by tag (tests pass their own)
  * @returns {Promise<{
  *   tags: string[], env: Record<string, string>, stop: () => Promise<void>,
  *   skipped: { transport: string, reason: string }[], about: Record<string, any>,
@@ -18,9 +20,9 @@ import { REQUIREMENTS, requirementsOf } from '../../lib/topology.js'
  * }>}
  *   env: what the runtime must be started with to reach them
  */
-export async function startRequirements (transports, env = process.env, options = {}) {
+export async function startRequirements (transports, env = process.env, options = {}, starters = STARTERS) {
   const tags = [...new Set(transports.flatMap((name) => requirementsOf(name).map((r) => r.tag)))]
-  /** @type {import('../../lib/topology.js').StartedRequirement[]} */
+  /** @type {import('../outside/targets.js').StartedRequirement[]} */
   const started = []
   /** @type {Record<string, string>} */
   const extraEnv = {}
@@ -29,7 +31,7 @@ export async function startRequirements (transports, env = process.env, options 
   }
   try {
     for (const tag of tags) {
-      const start = REQUIREMENTS[tag]?.start
+      const start = starters[tag]
       if (!start) continue
       const mine = transports.filter((name) => requirementsOf(name).some((r) => r.tag === tag))
       const item = await start({ ...env, ...extraEnv }, { ...options, transports: mine })

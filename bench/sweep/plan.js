@@ -1,7 +1,7 @@
 // @ts-check
 // The sweep: one dimension at a time around a base point, every transport at
 // every value. Sizes straddle the mesh's 32 KiB single-message step.
-import { remoteHostPossible } from '../lib/outside-targets.js'
+import { remoteHostPossible } from '../outside/targets.js'
 import { OUTSIDE_FLAGS, transportsFlag } from '../transports/profiles.js'
 
 export const BASE = { size: 1024, fanout: 4, connections: 10, pipelining: 1 }

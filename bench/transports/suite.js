@@ -7,7 +7,7 @@
 // cases and report.
 import { BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
-import { checkOutsideFlags } from '../lib/outside-targets.js'
+import { checkOutsideFlags } from '../outside/targets.js'
 import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'

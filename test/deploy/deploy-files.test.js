@@ -81,7 +81,7 @@ t.test('wiring: selectors, ports, addresses and images agree', async (t) => {
     t.equal(entryEnv[`${service.toUpperCase()}_REMOTE_ADDR`], `watt-lab-services:${tcpPortOf(service, {})}`, `entry reaches ${service} through the services Service`)
   }
   const job = byKindAndName('Job', 'watt-lab-load').spec.template.spec.containers[0]
-  t.equal(job.command[1], 'bench/remote/load-job.js')
+  t.equal(job.command[1], 'bench/outside/load-job.js')
   t.ok(existsSync(root + job.command[1]), 'the Job runs a file that exists')
   t.equal(job.command[job.command.indexOf('--entry') + 1], 'http://watt-lab-entry:3043', 'the Job loads the entry Service')
   const dockerfile = read('deploy/Dockerfile')
@@ -154,7 +154,7 @@ t.test("the runtime container's config starts, and the load Job's command verifi
   // Generous: Watt's start on a loaded 2-core box can take a minute.
   const runtime = await startRuntime({ env, reuse: false, configFile: 'deploy/watt.container.json', readyPaths: ['/tsfastify/direct', '/tsfastify/tcp'], readyTimeoutMs: 150_000 })
   t.teardown(() => runtime.stop())
-  const job = spawnTracked(process.execPath, [root + 'bench/remote/load-job.js', '--entry', runtime.url, '--transports', 'direct', '--duration', '1', '--warmup', '0', '--connections', '2'])
+  const job = spawnTracked(process.execPath, [root + 'bench/outside/load-job.js', '--entry', runtime.url, '--transports', 'direct', '--duration', '1', '--warmup', '0', '--connections', '2'])
   let json = ''
   createInterface({ input: job.child.stdout }).on('line', (line) => { json += line + '\n' })
   const { code } = await job.exited
@@ -162,7 +162,7 @@ t.test("the runtime container's config starts, and the load Job's command verifi
   const summary = JSON.parse(json)
   t.match(summary, { entry: runtime.url, runs: [{ transport: 'direct', ok: true, failures: [] }] })
   t.ok(summary.runs[0].requestsPerSec > 0)
-  const noEntry = spawnTracked(process.execPath, [root + 'bench/remote/load-job.js'])
+  const noEntry = spawnTracked(process.execPath, [root + 'bench/outside/load-job.js'])
   t.equal((await noEntry.exited).code, 2, 'no --entry: exit 2')
   t.match(noEntry.output(), /--entry is required/)
 })

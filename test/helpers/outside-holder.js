@@ -2,8 +2,8 @@
 // (`remote`), prints what it started as one JSON line, then waits to be
 // interrupted. The tests send SIGINT and check that nothing is left.
 import { freePorts } from '../../bench/lib/ports.js'
-import { startRemoteHost } from '../../bench/lib/remote-host.js'
-import { startServiceProcesses } from '../../bench/lib/service-processes.js'
+import { startRemoteHost } from '../../bench/outside/remote-host.js'
+import { startServiceProcesses } from '../../bench/outside/service-processes.js'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 
 const kind = process.argv[2]

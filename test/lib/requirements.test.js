@@ -21,7 +21,10 @@ const log = []
 topology.REQUIREMENTS['test-target'] = {
   description: 'a pretend target process',
   check: (env) => env.TEST_TARGET_PORT ? null : 'set TEST_TARGET_PORT or let the bench start it',
-  start: async () => {
+  startable: true
+}
+const starters = {
+  'test-target': async () => {
     log.push('start')
     return { env: { TEST_TARGET_PORT: '4999' }, stop: async () => { log.push('stop') } }
   }
@@ -44,7 +47,7 @@ t.test('what must be started, and whether it can run here', async (t) => {
 })
 
 t.test('the bench starts each needed tag once, hands its env on, stops it', async (t) => {
-  const needs = await startRequirements(['far-a', 'far-b', 'direct'], {})
+  const needs = await startRequirements(['far-a', 'far-b', 'direct'], {}, {}, starters)
   t.same(needs.tags, ['test-target'])
   t.same(needs.env, { TEST_TARGET_PORT: '4999' })
   t.same(log, ['start'], 'once for two transports')
@@ -52,7 +55,7 @@ t.test('the bench starts each needed tag once, hands its env on, stops it', asyn
   await needs.stop()
   await needs.stop()
   t.same(log, ['start', 'stop'], 'stopped once')
-  const none = await startRequirements(['direct'], {})
+  const none = await startRequirements(['direct'], {}, {}, starters)
   t.match(none, { tags: [], env: {}, skipped: [], about: {} })
   t.equal(none.cpuSeconds('direct'), null)
 })

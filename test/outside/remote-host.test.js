@@ -7,10 +7,10 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { alive } from '../helpers/outside-bench.js'
 import { request } from 'undici'
-import { labInterfaces, labNamespaces, namespaceSupport, removeOrphans } from '../../bench/lib/netns.js'
+import { labInterfaces, labNamespaces, namespaceSupport, removeOrphans } from '../../bench/outside/netns.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
-import { startRemoteHost } from '../../bench/lib/remote-host.js'
+import { startRemoteHost } from '../../bench/outside/remote-host.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the

@@ -7,7 +7,7 @@ import { alive } from '../helpers/outside-bench.js'
 import { request } from 'undici'
 import { isListening, freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
-import { startServiceProcesses, serviceEntryFile } from '../../bench/lib/service-processes.js'
+import { startServiceProcesses, serviceEntryFile } from '../../bench/outside/service-processes.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the

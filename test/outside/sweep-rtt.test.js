@@ -2,7 +2,7 @@
 // once (at the base RTT) and drawn flat beside it; and the distance order of the
 // report section. Pure functions: no processes.
 import t from 'tap'
-import { namespaceSupport } from '../../bench/lib/netns.js'
+import { namespaceSupport } from '../../bench/outside/netns.js'
 import { DIMENSIONS, rttBase, sweepCases } from '../../bench/sweep/plan.js'
 import { sweepReport } from '../../bench/sweep/report.js'
 import { distanceOf, distanceSection } from '../../bench/transports/distance.js'

@@ -4,7 +4,7 @@
 // and forwards each connection to the service on the namespace's loopback,
 // holding every chunk half the RTT in each direction.
 //
-//   node bench/remote/delay-relay.js --listen 10.213.0.2 --ports 3101,3102 --rtt-ms 0.25
+//   node bench/outside/delay-relay.js --listen 10.213.0.2 --ports 3101,3102 --rtt-ms 0.25
 //
 // Control on stdin, one line each: `rtt <ms>` changes the delay (answers
 // `rtt <ms> ok`); end of stdin (the harness gone) stops the relay. Prints

@@ -4,7 +4,7 @@
 // with the contract's, one run per transport; a JSON summary on stdout and a
 // non-zero exit when any run failed. The benches themselves target 127.0.0.1
 // only; this is the one place a remote entry is allowed, because it is named.
-//   node bench/remote/load-job.js --entry http://watt-lab-entry:3043 --transports tcp-remote,direct
+//   node bench/outside/load-job.js --entry http://watt-lab-entry:3043 --transports tcp-remote,direct
 import { TRANSPORTS } from '../../lib/topology.js'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
@@ -25,7 +25,7 @@ const FLAGS = /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */ ({
 
 async function main () {
   const flags = parseFlags(process.argv.slice(2), FLAGS, {
-    command: 'node bench/remote/load-job.js',
+    command: 'node bench/outside/load-job.js',
     description: 'Verified load against an entry on another machine (the Kubernetes load Job).'
   })
   if (!flags.entry) throw new UsageError('--entry is required, e.g. --entry http://watt-lab-entry:3043')

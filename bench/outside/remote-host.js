@@ -1,18 +1,18 @@
 // @ts-check
 // The `tcp-remote` target: the four services on a second "host" (a network
 // namespace joined by a veth pair), with an emulated round trip: netem where the
-// kernel has it, else the delay relay (bench/remote/delay-relay.js) inside the
+// kernel has it, else the delay relay (bench/outside/delay-relay.js) inside the
 // namespace. Everything made here is removed by stop(), on Ctrl-C and on failure.
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { createNamespace, namespaceSupport, setNetemDelay } from './netns.js'
-import { processCpuSeconds } from './proc-cpu.js'
-import { onCleanup, spawnTracked, stopChild } from './processes.js'
-import { PROJECT_NODE, PROJECT_ROOT } from './paths.js'
+import { processCpuSeconds } from '../lib/proc-cpu.js'
+import { onCleanup, spawnTracked, stopChild } from '../lib/processes.js'
+import { PROJECT_NODE, PROJECT_ROOT } from '../lib/paths.js'
 import { startServiceProcesses } from './service-processes.js'
 
-const RELAY = join(PROJECT_ROOT, 'bench', 'remote', 'delay-relay.js')
+const RELAY = join(PROJECT_ROOT, 'bench', 'outside', 'delay-relay.js')
 
 /**
  * @typedef {object} RemoteHost

@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { processCpuSeconds } from './proc-cpu.js'
-import { spawnTracked, stopChild } from './processes.js'
-import { PROJECT_NODE, PROJECT_ROOT } from './paths.js'
+import { processCpuSeconds } from '../lib/proc-cpu.js'
+import { spawnTracked, stopChild } from '../lib/processes.js'
+import { PROJECT_NODE, PROJECT_ROOT } from '../lib/paths.js'
 
 /**
  * The file a service's package runs (`main` of web/<service>/package.json).

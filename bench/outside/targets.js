@@ -10,12 +10,12 @@ import { isIP } from 'node:net'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { addressEnvOf, parseAddress } from '../../lib/ports.js'
 import { SERVICES } from '../../lib/topology.js'
-import { UsageError } from './cli.js'
+import { UsageError } from '../lib/cli.js'
 import { namespaceSupport } from './netns.js'
-import { freePorts } from './ports.js'
+import { freePorts } from '../lib/ports.js'
 import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
-import { isLoopbackHost } from './loopback.js'
+import { isLoopbackHost } from '../lib/loopback.js'
 
 /**
  * Whether the harness can make a remote host on this machine (for the rtt sweep).
@@ -61,7 +61,22 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
   return address
 }
 
-/** @typedef {import('../../lib/topology.js').StartedRequirement} StartedRequirement */
+/**
+ * What a starter hands back: the environment the runtime needs to reach what it
+ * started, and how to stop it. It may also report transports it could not provide
+ * here (`skipped`, with the reason: the bench skips them and says so), what it
+ * started (`about`, for the report), its processes' CPU so far (`cpuSeconds`) and a
+ * way to change its network round trip.
+ * Start processes with bench/lib/processes.js (spawnTracked, onCleanup) so Ctrl-C stops them too.
+ * @typedef {object} StartedRequirement
+ * @property {Record<string, string>} [env]
+ * @property {() => Promise<void>} stop
+ * @property {{ transport: string, reason: string }[]} [skipped]
+ * @property {Record<string, any>} [about]
+ * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
+ * @property {(rttMs: number) => Promise<void>} [setRtt]
+ * @typedef {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} Starter
+ */
 
 /**
  * @param {Record<string, number | null>} values  null as soon as one process is gone
@@ -76,7 +91,7 @@ function sum (values) {
 }
 
 /**
- * lib/topology.js REQUIREMENTS['service-processes'].start: the four services as
+ * Starts lib/topology.js REQUIREMENTS['service-processes']: the four services as
  * their own processes on free loopback ports.
  * @param {NodeJS.ProcessEnv} env
  * @param {{ transports: string[] }} options
@@ -95,7 +110,7 @@ export async function startServiceProcessesRequirement (env, { transports }) {
 }
 
 /**
- * lib/topology.js REQUIREMENTS['remote-host'].start: the four services on another
+ * Starts lib/topology.js REQUIREMENTS['remote-host']: the four services on another
  * host, either --service-host (checked to answer) or a network namespace with an
  * emulated RTT; where namespaces cannot be made, its transports are skipped with
  * the reason.
@@ -145,3 +160,12 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
     stop: remote.stop
   }
 }
+
+/**
+ * How the harness starts each startable requirement of lib/topology.js, by tag.
+ * @type {Readonly<Record<string, Starter>>}
+ */
+export const STARTERS = Object.freeze({
+  'service-processes': startServiceProcessesRequirement,
+  'remote-host': startRemoteHostRequirement
+})
