@@ -19,6 +19,7 @@ import { isListening } from './ports.js'
  * @property {number | null} pid   null when reusing a runtime we did not start
  * @property {boolean} started     true when this call started it (and stop() stops it)
  * @property {() => Promise<void>} stop
+ * @property {() => string} output  the runtime's last lines of output (empty when reused)
  */
 
 /**
@@ -39,7 +40,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse 
   if (await isListening(port)) {
     if (!reuse) throw new Error(`port ${port} is already in use; stop what listens there or set PORT`)
     await waitForReady(url, { timeoutMs: readyTimeoutMs, paths: readyPaths })
-    return { url, port, metricsUrl, pid: null, started: false, stop: async () => {} }
+    return { url, port, metricsUrl, pid: null, started: false, stop: async () => {}, output: () => '' }
   }
 
   const { child, exited, output } = spawnTracked(PROJECT_NODE, [wattpmCli(), 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
@@ -63,7 +64,8 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse 
     metricsUrl,
     pid: child.pid ?? null,
     started: true,
-    stop: () => stopChild(child)
+    stop: () => stopChild(child),
+    output
   }
 }
 

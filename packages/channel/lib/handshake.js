@@ -6,6 +6,7 @@
 // bookkeeping (span, AbortController, timer, request id).
 import { MessageChannel } from 'node:worker_threads'
 import { ChannelError } from './errors.js'
+import { serializeFirstContact } from './first-contact.js'
 
 /** Messaging handler names are namespaced so they never clash with an app's own. */
 export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
@@ -18,11 +19,15 @@ export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
  * @property {(name: string, handler: (data: any) => unknown) => void} handle
  */
 
-/** @returns {Messaging} */
+/**
+ * Watt's messaging of this thread, with first contacts serialized (first-contact.js:
+ * racing first sends leak a channel that keeps the thread alive at stop).
+ * @returns {Messaging}
+ */
 export function wattMessaging () {
   const api = /** @type {{ platformatic?: { messaging?: Messaging } }} */ (globalThis).platformatic?.messaging
   if (!api) throw new Error('@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
-  return api
+  return serializeFirstContact(api)
 }
 
 /**

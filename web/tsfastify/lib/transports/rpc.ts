@@ -1,17 +1,8 @@
 // rpc: Watt's messaging API. A structured-cloned object over a persistent
 // MessagePort to the service's worker; no HTTP at all.
+import { wattMessaging } from '@watt-lab/channel'
 import { checkHelloObject, helloBody } from '../../../../lib/contract.js'
 import { type CallRequest, type CallResult, type CreateTransport, DownstreamError } from '../transport.ts'
-
-interface Messaging {
-  send (application: string, name: string, data: unknown): Promise<unknown>
-}
-
-function messaging (): Messaging {
-  const api = (globalThis as { platformatic?: { messaging?: Messaging } }).platformatic?.messaging
-  if (!api) throw new Error('the rpc transport needs Watt messaging (globalThis.platformatic.messaging)')
-  return api
-}
 
 export const create: CreateTransport = ({ name }) => {
   return {
@@ -20,7 +11,9 @@ export const create: CreateTransport = ({ name }) => {
       const message = { size: call.size, delay: call.fault?.delay, corrupt: call.fault?.corrupt }
       // messaging.send takes no signal (only the runtime-wide messagingTimeout): the
       // fan-out's deadline races it.
-      const answer = await messaging().send(call.service, 'hello', message)
+      // Watt's own messaging, with first contacts serialized: parallel first sends to one
+      // service leak a channel that keeps this thread alive at stop (@watt-lab/channel first-contact.js).
+      const answer = await wattMessaging().send(call.service, 'hello', message)
       const problem = checkHelloObject(call.service, call.size, answer)
       if (problem) throw new DownstreamError(call.service, problem)
       // bytes: what the same answer weighs as JSON, so every transport reports alike
