@@ -17,14 +17,38 @@ export const VETH_PREFIX = 'wlab'
 const SUBNETS = 64
 export const OWNERS_DIR = '/tmp/watt-lab-netns'
 
+/** `ip netns add` mounts (CAP_SYS_ADMIN) and veth pairs need CAP_NET_ADMIN. */
+const NEEDED_CAPABILITIES = [['CAP_NET_ADMIN', 12], ['CAP_SYS_ADMIN', 21]]
+
+/**
+ * This process's effective capabilities (the CapEff mask of /proc/self/status), or
+ * null where it cannot be read.
+ * @returns {bigint | null}
+ */
+export function effectiveCapabilities () {
+  try {
+    const line = readFileSync('/proc/self/status', 'utf8').match(/^CapEff:\s*([0-9a-f]+)$/m)
+    return line ? BigInt('0x' + line[1]) : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * Whether this machine lets us make namespaces; the reason when it does not.
- * @param {{ uid?: number, ip?: string }} [probe]  who we are and which `ip` (tests pass others)
+ * Root is not enough: a root whose capabilities were dropped (a container, setpriv)
+ * cannot make them either.
+ * @param {{ uid?: number, ip?: string, capabilities?: bigint | null }} [probe]  who we are,
+ *   what we may do and which `ip` (tests pass others)
  * @returns {{ ok: true } | { ok: false, reason: string }}
  */
-export function namespaceSupport ({ uid = process.getuid?.(), ip = 'ip' } = {}) {
+export function namespaceSupport ({ uid = process.getuid?.(), ip = 'ip', capabilities = effectiveCapabilities() } = {}) {
   if (process.platform !== 'linux') return { ok: false, reason: `network namespaces need Linux (this is ${process.platform})` }
   if (uid !== 0) return { ok: false, reason: 'network namespaces and veth pairs need root (run as root, e.g. sudo)' }
+  if (capabilities !== null) {
+    const missing = NEEDED_CAPABILITIES.filter(([, bit]) => (capabilities & (1n << BigInt(bit))) === 0n).map(([name]) => name)
+    if (missing.length > 0) return { ok: false, reason: `network namespaces and veth pairs need root with ${missing.join(' and ')}, which this process lacks` }
+  }
   try {
     execFileSync(ip, ['-V'], { stdio: 'ignore' })
   } catch {

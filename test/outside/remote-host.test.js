@@ -21,7 +21,10 @@ const HOLDER = new URL('../helpers/outside-holder.js', import.meta.url).pathname
 
 t.test('the reasons given when namespaces cannot be made', async (t) => {
   t.match(namespaceSupport({ uid: 1000 }), { ok: false, reason: /need root/ })
-  t.match(namespaceSupport({ uid: 0, ip: '/nonexistent/ip' }), { ok: false, reason: /'ip' command is missing.*iproute2/ })
+  const allowed = (1n << 12n) | (1n << 21n) // CAP_NET_ADMIN, CAP_SYS_ADMIN
+  t.match(namespaceSupport({ uid: 0, ip: '/nonexistent/ip', capabilities: allowed }), { ok: false, reason: /'ip' command is missing.*iproute2/ })
+  t.match(namespaceSupport({ uid: 0, capabilities: 0n }), { ok: false, reason: /need root with CAP_NET_ADMIN and CAP_SYS_ADMIN, which this process lacks/ })
+  t.match(namespaceSupport({ uid: 0, capabilities: 1n << 12n }), { ok: false, reason: /need root with CAP_SYS_ADMIN,/ })
 })
 
 const support = namespaceSupport()
