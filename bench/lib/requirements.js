@@ -16,7 +16,8 @@ import { STARTERS } from '../outside/targets.js'
  *   tags: string[], env: Record<string, string>, stop: () => Promise<void>,
  *   skipped: { transport: string, reason: string }[], about: Record<string, any>,
  *   cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null,
- *   setRtt: (rttMs: number) => Promise<void>
+ *   setRtt: (rttMs: number) => Promise<void>,
+ *   faultsOf: (transport: string) => import('../outside/targets.js').ServiceFaults | null
  * }>}
  *   env: what the runtime must be started with to reach them
  */
@@ -56,6 +57,13 @@ export async function startRequirements (transports, env = process.env, options 
       }
       return null
     },
-    setRtt: async (rttMs) => { for (const item of all) await item.setRtt?.(rttMs) }
+    setRtt: async (rttMs) => { for (const item of all) await item.setRtt?.(rttMs) },
+    faultsOf: (transport) => {
+      for (const item of all) {
+        const faults = item.faultsOf?.(transport)
+        if (faults) return faults
+      }
+      return null
+    }
   }
 }

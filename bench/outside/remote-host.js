@@ -23,6 +23,8 @@ const RELAY = join(PROJECT_ROOT, 'bench', 'outside', 'delay-relay.js')
  * @property {Record<string, { host: string, port: number }>} addresses
  * @property {() => number} rttMs
  * @property {(rttMs: number) => Promise<void>} setRtt
+ * @property {(service: string) => Promise<void>} crash    one service's process killed (SIGKILL)
+ * @property {(service: string) => Promise<void>} restart  and started again in the namespace
  * @property {() => { services: Record<string, number | null>, relay: number | null }} cpuSeconds
  * @property {() => Promise<void>} stop
  */
@@ -82,6 +84,8 @@ export async function startRemoteHost ({ rttMs, ports, emulation = 'auto', servi
         current = next
       },
       cpuSeconds: () => ({ services: processes.cpuSeconds(), relay: relay ? processCpuSeconds(relay.pid) : null }),
+      crash: processes.crash,
+      restart: processes.restart,
       stop
     }
   } catch (err) {

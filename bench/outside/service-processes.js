@@ -27,6 +27,8 @@ export function serviceEntryFile (service) {
  * @property {Record<string, number>} pids
  * @property {() => Record<string, number | null>} cpuSeconds  per service, null once a process is gone
  * @property {() => string[]} exited  services whose process has exited
+ * @property {(service: string) => Promise<void>} crash    SIGKILL one service's process (a crash), resolves once it is gone
+ * @property {(service: string) => Promise<void>} restart  starts a crashed service's process again, resolves once it answers
  * @property {() => Promise<void>} stop
  */
 
@@ -48,26 +50,52 @@ export async function startServiceProcesses ({ ports, services = DOWNSTREAM_SERV
   const stop = async () => {
     await Promise.all(started.map(({ child }) => stopChild(child, { signal: 'SIGTERM', graceMs: 5000 })))
   }
+  /** @param {string} service */
+  const spawnService = (service) => {
+    const env = { ...process.env, [`${service.toUpperCase()}_PORT`]: String(ports[service]), SERVICE_BIND_HOST: bindHost }
+    const [command, ...args] = [...wrap, PROJECT_NODE, serviceEntryFile(service)]
+    const tracked = { ...spawnTracked(command, args, { cwd: PROJECT_ROOT, env }), service }
+    tracked.exited.then(() => { if (started.includes(tracked)) gone.add(service) })
+    started.push(tracked)
+    return tracked
+  }
+  const addresses = Object.fromEntries(services.map((service) => [service, reachAt ? reachAt(service) : { host: bindHost, port: ports[service] }]))
+  /** @param {ReturnType<typeof spawnService>} tracked */
+  const ready = (tracked) => waitForHello(tracked.service, addresses[tracked.service], {
+    timeoutMs: readyTimeoutMs,
+    isDead: () => gone.has(tracked.service),
+    output: tracked.output
+  })
+  /** @param {string} service */
+  const current = (service) => {
+    const tracked = started.findLast((item) => item.service === service)
+    if (!tracked) throw new RangeError(`no process of ${service} was started`)
+    return tracked
+  }
   try {
-    for (const service of services) {
-      const env = { ...process.env, [`${service.toUpperCase()}_PORT`]: String(ports[service]), SERVICE_BIND_HOST: bindHost }
-      const [command, ...args] = [...wrap, PROJECT_NODE, serviceEntryFile(service)]
-      const tracked = spawnTracked(command, args, { cwd: PROJECT_ROOT, env })
-      tracked.exited.then(() => gone.add(service))
-      started.push({ ...tracked, service })
-    }
-    const addresses = Object.fromEntries(services.map((service) => [service, reachAt ? reachAt(service) : { host: bindHost, port: ports[service] }]))
-    await Promise.all(started.map(({ service, output }) => waitForHello(service, addresses[service], {
-      timeoutMs: readyTimeoutMs,
-      isDead: () => gone.has(service),
-      output
-    })))
+    await Promise.all(services.map((service) => ready(spawnService(service))))
+    /** @type {Record<string, number>} */
     const pids = Object.fromEntries(started.map(({ service, child }) => [service, /** @type {number} */ (child.pid)]))
     return {
       addresses,
       pids,
       cpuSeconds: () => Object.fromEntries(Object.entries(pids).map(([service, pid]) => [service, processCpuSeconds(pid)])),
       exited: () => [...gone],
+      crash: async (service) => {
+        const tracked = current(service)
+        // Through `env`, `ip netns exec` and node: the whole group dies, as a crashed host process would.
+        tracked.child.kill('SIGKILL')
+        await tracked.exited
+      },
+      restart: async (service) => {
+        const old = current(service)
+        if (old.child.exitCode === null && old.child.signalCode === null) throw new Error(`${service} is still running`)
+        started.splice(started.indexOf(old), 1)
+        gone.delete(service)
+        const tracked = spawnService(service)
+        pids[service] = /** @type {number} */ (tracked.child.pid)
+        await ready(tracked)
+      },
       stop
     }
   } catch (err) {

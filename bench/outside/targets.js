@@ -75,6 +75,9 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
  * @property {Record<string, any>} [about]
  * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
  * @property {(rttMs: number) => Promise<void>} [setRtt]
+ * @property {(transport: string) => ServiceFaults | null} [faultsOf]  how to crash and restart one
+ *   service process behind `transport` (the reliability check's process crash)
+ * @typedef {{ crash: (service: string) => Promise<void>, restart: (service: string) => Promise<void> }} ServiceFaults
  * @typedef {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} Starter
  */
 
@@ -105,6 +108,7 @@ export async function startServiceProcessesRequirement (env, { transports }) {
     env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'process'), `127.0.0.1:${ports[service]}`])),
     about: Object.fromEntries(transports.map((t) => [t, { placement: 'separate processes on loopback', pids: started.pids }])),
     cpuSeconds: (transport) => transports.includes(transport) ? { services: sum(started.cpuSeconds()), relay: null } : null,
+    faultsOf: (transport) => transports.includes(transport) ? { crash: started.crash, restart: started.restart } : null,
     stop: started.stop
   }
 }
@@ -157,6 +161,7 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
     setRtt: async (next) => {
       if (remote.rttMs() !== next) await remote.setRtt(next)
     },
+    faultsOf: (transport) => transports.includes(transport) ? { crash: remote.crash, restart: remote.restart } : null,
     stop: remote.stop
   }
 }

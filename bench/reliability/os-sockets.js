@@ -12,6 +12,8 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
  * @property {number} [port]
  * @property {string} [path]     unix socket path ('' when abstract or unnamed)
  * @property {number} inode
+ * @property {boolean} [elsewhere]  in another network namespace than ours (the emulated remote host):
+ *                                  not reachable on this host's network, whatever its address
  */
 
 const TCP_LISTEN = '0A'
@@ -66,13 +68,15 @@ function childrenOf (pid) {
 export function listeningSockets (pids) {
   /** @type {ListeningSocket[]} */
   const found = []
+  const ours = networkNamespace('self')
   for (const pid of pids) {
     const inodes = socketInodes(pid)
     if (inodes.size === 0) continue
+    const elsewhere = ours !== null && networkNamespace(pid) !== ours
     for (const proto of /** @type {const} */ (['tcp', 'tcp6', 'udp', 'udp6'])) {
       for (const row of parseInetTable(safeRead(`/proc/${pid}/net/${proto}`), proto.endsWith('6') ? 6 : 4)) {
         const listening = proto.startsWith('tcp') ? row.state === TCP_LISTEN : row.port !== 0
-        if (listening && inodes.has(row.inode)) found.push({ pid, proto, address: row.address, port: row.port, inode: row.inode })
+        if (listening && inodes.has(row.inode)) found.push({ pid, proto, address: row.address, port: row.port, inode: row.inode, ...(elsewhere ? { elsewhere } : {}) })
       }
     }
     for (const row of parseUnixTable(safeRead(`/proc/${pid}/net/unix`))) {
@@ -80,6 +84,18 @@ export function listeningSockets (pids) {
     }
   }
   return found
+}
+
+/**
+ * The network namespace a process is in (`net:[inode]`), or null when unreadable.
+ * @param {number | 'self'} pid
+ */
+export function networkNamespace (pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/net`)
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -155,7 +171,7 @@ export function parseUnixTable (text) {
  * @param {ListeningSocket} socket
  */
 export function describeSocket (socket) {
-  return socket.proto === 'unix' ? `unix ${socket.path || '(unnamed)'}` : `${socket.proto} ${socket.address}:${socket.port}`
+  return socket.proto === 'unix' ? `unix ${socket.path || '(unnamed)'}` : `${socket.proto} ${socket.address}:${socket.port}${socket.elsewhere ? ' (in another network namespace)' : ''}`
 }
 
 /** @param {string} path */

@@ -2,8 +2,8 @@
 // The reliability check's flags, the quick forms (what the tests and CI run),
 // and the scenario cases they expand to.
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { availableTransports } from '../../lib/topology.js'
-import { FAULT_NAMES } from './faults/kinds.js'
+import { availabilityOf, TRANSPORTS } from '../../lib/topology.js'
+import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
 import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
 export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
@@ -19,7 +19,7 @@ export const FLAGS = {
   'fuzz-requests': { type: 'integer', min: 1, max: 1_000_000, help: 'fuzz: generated requests (default 2000, quick 1000)' },
   'fuzz-seed': { type: 'integer', default: 7, min: 0, max: 2 ** 32 - 1, help: 'fuzz: seed (the same seed replays the same requests)' },
   'fuzz-concurrency': { type: 'integer', default: 16, min: 1, max: 256, help: 'fuzz: requests in flight' },
-  faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang)` },
+  faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang); process-crash runs once per outside transport (tcp-process, tcp-remote)` },
   'fault-service': { type: 'string', default: 'node3', choices: DOWNSTREAM_SERVICES, help: 'faults: the downstream service that fails' },
   'fault-hold-ms': { type: 'integer', min: 100, max: 60_000, help: 'faults: how long a hang or a stop lasts (default call timeout + 2000)' },
   'fault-connections': { type: 'integer', default: 8, min: 1, max: 1000, help: 'faults: autocannon connections per transport during a fault' },
@@ -50,16 +50,35 @@ export function resolveSettings (flags) {
 }
 
 /**
+ * Every transport the check can run here: in the runtime, or outside it where the
+ * harness can start its targets (service processes, a remote host).
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function checkedTransports (env = process.env) {
+  return TRANSPORTS.filter((t) => availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
+}
+
+/** The transports whose targets live outside the runtime (they have a requirement). */
+export function outsideTransports (env = process.env) {
+  return checkedTransports(env).filter((name) => TRANSPORTS.find((t) => t.name === name)?.requires)
+}
+
+/**
  * @param {Record<string, any>} settings
  * @returns {import('../lib/types.js').Case[]}
  */
 export function casesFrom (settings) {
   const wanted = new Set(settings.scenarios)
   const cases = []
-  if (wanted.has('load')) for (const transport of availableTransports()) cases.push({ profile: 'load', target: transport, transport })
+  if (wanted.has('load')) for (const transport of checkedTransports()) cases.push({ profile: 'load', target: transport, transport })
   if (wanted.has('leaks')) cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs` })
   if (wanted.has('fuzz')) cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests` })
-  if (wanted.has('faults')) for (const kind of settings.faults) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
+  if (wanted.has('faults')) {
+    for (const kind of settings.faults) {
+      if (!FAULT_KINDS[kind].outside) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
+      else for (const transport of outsideTransports()) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} (${transport})`, kind, transport })
+    }
+  }
   if (wanted.has('binds')) cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })
   if (wanted.has('shutdown')) {
     for (const suite of settings.shutdownSuites) {

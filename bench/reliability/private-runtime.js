@@ -8,11 +8,12 @@ import { SETTINGS } from '../../lib/topology.js'
 export { privatePorts, runtimeEnv, servicePort }
 
 /**
- * @param {{ callTimeoutMs?: number }} [options]
+ * @param {{ callTimeoutMs?: number, env?: Record<string, string> }} [options]
+ *   env: more for the runtime, e.g. where the outside transports' targets listen
  */
-export async function startPrivateRuntime ({ callTimeoutMs } = {}) {
+export async function startPrivateRuntime ({ callTimeoutMs, env: extra = {} } = {}) {
   const ports = await privatePorts()
-  const env = runtimeEnv(ports, callTimeoutMs ? { CALL_TIMEOUT_MS: String(callTimeoutMs) } : {})
+  const env = runtimeEnv(ports, { ...extra, ...(callTimeoutMs ? { CALL_TIMEOUT_MS: String(callTimeoutMs) } : {}) })
   const runtime = await startRuntime({ env, reuse: false })
   const pid = runtime.pid
   if (pid === null) throw new Error('expected a runtime of our own')

@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { runSuiteCommand } from '../lib/driver.js'
 import { RESULTS_DIR } from '../lib/paths.js'
 import { describeSettings, readRuntimeSettings } from '../lib/runtime-settings.js'
+import { availableTransports } from '../../lib/topology.js'
+import { startRequirements } from '../lib/requirements.js'
 import { casesFrom, FLAGS, resolveSettings } from './plan.js'
 import { startPrivateRuntime } from './private-runtime.js'
 import { describeCheck, renderTable } from './table.js'
@@ -32,13 +34,21 @@ runSuiteCommand({
   },
   // One runtime for every scenario that needs one, started on first use: the
   // later scenarios (faults, binds) then also see a runtime that has been through the earlier ones.
+  // The outside transports' targets (service processes, a remote host) start first, once.
   setup: async (flags, plan) => {
     const settings = /** @type {Record<string, any>} */ (plan.config)
-    /** @type {import('../lib/driver.js').Context & { shared: () => Promise<Shared> }} */
+    const outside = [...new Set(plan.cases.filter((kase) => kase.transport && !availableTransports().includes(kase.transport)).map((kase) => kase.transport))]
+    const needs = await startRequirements(outside, process.env, {})
+    for (const { reason } of needs.skipped) process.stderr.write(`${reason}\n`)
+    const started = outside.filter((transport) => !needs.skipped.some((s) => s.transport === transport))
+    /** @type {import('../lib/driver.js').Context & { shared: () => Promise<Shared>, needs: typeof needs, transports: string[] }} */
     const context = {
+      needs,
+      // under load in the faults scenario: the runtime's own transports and the outside ones that started
+      transports: [...availableTransports(), ...started],
       shared: async () => {
         if (!opened) {
-          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs })
+          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs, env: needs.env })
           opened = { runtime, control: createWattControl(runtime.pid) }
           context.runtime = await readRuntimeSettings(runtime)
           process.stderr.write(`started a private runtime (pid ${runtime.pid}) at ${runtime.url}: ${describeSettings(context.runtime)}\n`)
@@ -48,12 +58,19 @@ runSuiteCommand({
       stop: async () => {
         await opened?.control.close()
         await opened?.runtime.stop()
+        await needs.stop()
       }
     }
     /** @type {Shared | null} */
     let opened = null
     return context
   },
+  // Outside transports whose targets could not be made here are left out, and recorded as skipped.
+  afterSetup: (plan, context) => ({
+    ...plan,
+    cases: plan.cases.filter((kase) => !kase.transport || context.transports.includes(kase.transport)),
+    config: { ...plan.config, outside: { about: context.needs.about, skipped: context.needs.skipped } }
+  }),
   describe: describeCheck,
   renderTable,
   measure: async (kase, { progress, flags, context }) => {
@@ -77,6 +94,9 @@ runSuiteCommand({
           holdMs: settings.faultHoldMs,
           connections: settings.faultConnections,
           probeRateHz: settings.probeRate,
+          transports: context.transports,
+          outside: kase.transport,
+          processes: kase.transport ? context.needs.faultsOf(kase.transport) : null,
           preMs: 2000,
           postMs: 3000,
           recoveryLimitMs: settings.recoveryLimitMs,

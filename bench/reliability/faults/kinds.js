@@ -5,6 +5,8 @@
 //   crash       the worker dies (process.exit in its REPL); Watt restarts it on its own
 //   hang        the worker stops answering: its event loop blocked for a while
 //   stop-start  the application stopped through the API, started again later
+//   process-crash  the service's own process (tcp-process, tcp-remote) killed, started
+//               again after the hold: only the transport that reaches it may see errors
 import { setTimeout as sleep } from 'node:timers/promises'
 import { statusOf } from '../health.js'
 
@@ -15,12 +17,16 @@ import { statusOf } from '../health.js'
  * @property {string} helloUrl          the service's own loopback /hello, to see it come back
  * @property {number} holdMs            how long a hang or a stop lasts
  * @property {() => number} now         ms on the scenario's clock
+ * @property {import('../../outside/targets.js').ServiceFaults | null} [processes]  process-crash: the
+ *                                      service processes behind the outside transport under test
  */
 
 /**
  * @typedef {object} FaultKind
  * @property {string} description
  * @property {boolean} disruptive       callers of the service must see errors (else the fault did not happen)
+ * @property {boolean} [outside]        fails the service's own process, not its Watt worker: only the
+ *                                      outside transport under test is disrupted, every other must not be
  * @property {number} restartsAdded     Watt restart counter increase expected for the service
  * @property {(holdMs: number) => number} budgetMs  how long until the service is back, at most
  * @property {(context: FaultContext) => Promise<{ injectedAt: number, backAt: number }>} inject
@@ -91,7 +97,25 @@ export const FAULT_KINDS = {
   }
 }
 
+FAULT_KINDS['process-crash'] = {
+  description: 'its own Node process (behind tcp-process or tcp-remote) killed with SIGKILL, started again after the hold',
+  disruptive: true,
+  outside: true,
+  restartsAdded: 0, // Watt's worker of the service is not touched
+  budgetMs: (holdMs) => holdMs + 10_000,
+  async inject ({ processes, service, holdMs, now }) {
+    if (!processes) throw new Error('process-crash needs the service processes of an outside transport')
+    const injectedAt = now()
+    await processes.crash(service)
+    await sleep(holdMs)
+    await processes.restart(service) // resolves once it answers /hello again
+    return { injectedAt, backAt: now() }
+  }
+}
+
 export const FAULT_NAMES = Object.keys(FAULT_KINDS)
+/** The faults of a Watt worker, which every in-runtime transport sees. */
+export const WORKER_FAULT_NAMES = FAULT_NAMES.filter((name) => !FAULT_KINDS[name].outside)
 
 /**
  * @param {() => Promise<boolean>} condition

@@ -28,6 +28,9 @@ import { servicePort } from '../private-runtime.js'
  * @property {number} latencySlackMs    an error may take the per-call timeout plus this, plus the p99 of
  *                                      successes meanwhile (queueing on a busy box delays both alike)
  * @property {(elapsedS: number) => void} [onTick]
+ * @property {string[]} [transports]    under load (default: every transport available here)
+ * @property {string} [outside]         process-crash: the outside transport whose service process fails
+ * @property {import('../../outside/targets.js').ServiceFaults | null} [processes]  and how to fail it
  */
 
 /**
@@ -36,7 +39,7 @@ import { servicePort } from '../private-runtime.js'
  * @param {FaultOptions} options
  */
 export async function faultUnderLoad (runtime, control, options) {
-  const { kind: kindName, service, holdMs, connections, probeRateHz, preMs, postMs, recoveryLimitMs, latencySlackMs, onTick } = options
+  const { kind: kindName, service, holdMs, connections, probeRateHz, preMs, postMs, recoveryLimitMs, latencySlackMs, onTick, outside, processes = null } = options
   const kind = FAULT_KINDS[kindName]
   if (!kind) throw new Error(`unknown fault ${kindName}`)
   /** @type {{ name: string, ok: boolean, detail?: string }[]} */
@@ -51,7 +54,13 @@ export async function faultUnderLoad (runtime, control, options) {
   const durationS = Math.ceil((preMs + kind.budgetMs(holdMs) + postMs) / 1000)
   const started = performance.now()
   const now = () => performance.now() - started
-  const TRANSPORTS = availableTransports()
+  const TRANSPORTS = options.transports ?? availableTransports()
+  if (kind.outside && (!outside || !TRANSPORTS.includes(outside))) throw new Error(`${kindName} needs the outside transport it fails among the transports under load`)
+  // Which transports must see the fault: for a Watt worker's, every one that calls that worker
+  // (not the outside transports: their targets are other processes); for a process crash only its own.
+  const disrupted = (/** @type {string} */ transport) => kind.outside
+    ? transport === outside
+    : transportNamed(transport).crossesThreads && !transportNamed(transport).requires
   const loads = TRANSPORTS.map((transport, i) => runLoad({
     url: entryUrl(runtime.url, transport, 64, 4),
     connections,
@@ -69,7 +78,7 @@ export async function faultUnderLoad (runtime, control, options) {
   let injectError = null
   try {
     await sleep(preMs)
-    fault = await kind.inject({ control, service, helloUrl: `http://127.0.0.1:${servicePort(runtime.ports, service)}/hello`, holdMs, now })
+    fault = await kind.inject({ control, service, helloUrl: `http://127.0.0.1:${servicePort(runtime.ports, service)}/hello`, holdMs, now, processes })
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
@@ -99,7 +108,7 @@ export async function faultUnderLoad (runtime, control, options) {
     const window = errorWindow(probes[i].observations, windowOf)
     const codes = Object.keys(load.status.byCode).filter((code) => !code.startsWith('2'))
     const wrong2xx = Math.max(0, load.mismatches - load.status.non2xx) // every 502/504 body differs from the 200 body
-    const calls = transportNamed(transport).crossesThreads // the others (direct) call no service
+    const calls = disrupted(transport) // the others (direct; for a process crash, every other transport) do not see it
     transports[transport] = {
       load: { totalRequests: load.totalRequests, '2xx': load.status['2xx'], non2xx: load.status.non2xx, byCode: load.status.byCode, errors: load.errors, timeouts: load.timeouts, wrong2xx, latencyMs: load.latencyMs },
       ...window,
@@ -117,13 +126,13 @@ export async function faultUnderLoad (runtime, control, options) {
     const recoveryLimit = recoveryLimitMs + (window.okLatencyP99Ms ?? 0)
     check(t(`errors stop within ${recoveryLimitMs} ms (+ successes' p99) of the service being back`), window.recoveryMs <= recoveryLimit, `last error ${window.recoveryMs} ms after, limit ${recoveryLimit} ms`)
     check(t('serves verified answers again'), window.servedAgain)
-    if (!calls) check(t('unaffected (calls no service)'), window.errors === 0 && load.status.non2xx === 0, `${window.errors + load.status.non2xx} errors`)
+    if (!calls) check(t(`unaffected (${kind.outside ? `${outside}'s target failed` : transportNamed(transport).requires ? 'its target is another process' : 'calls no service'})`), window.errors === 0 && load.status.non2xx === 0, `${window.errors + load.status.non2xx} errors`)
     else if (kind.disruptive) check(t('saw the fault (some 502/504)'), window.errors + load.status.non2xx > 0, 'no error at all: the fault did not bite')
   })
 
   return {
     failures: checks.filter((c) => !c.ok).map((c) => `${c.name}${c.detail ? ` (${c.detail})` : ''}`),
-    fault: { kind: kindName, description: kind.description, service, holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
+    fault: { kind: kindName, description: kind.description, service, ...(outside ? { outside } : {}), holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
     transports,
     restarts: { before: restartsBefore, after: restartsAfter },
     checks
