@@ -18,6 +18,7 @@ import { DATASETS } from '../dataset/records.js'
 import { bufferedMatches, streamMatches } from './json-filter.js'
 import { HttpError } from './http-error.js'
 import { MemoryBudget } from './memory-budget.js'
+import { closeConnectionsOnClose } from '../../../lib/close-connections.js'
 import { scanMatches } from './scan-filter.js'
 import { createSources } from './sources.js'
 import { threadMemory } from './thread-memory.js'
@@ -40,6 +41,7 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
   }
   const sources = createSources(config, track)
   const app = Fastify(logger ? { loggerInstance: logger } : { logger: false })
+  closeConnectionsOnClose(app) // a stop with an answer in flight must not wait on its keep-alive client
   app.addHook('onClose', async () => { await sources.close() })
 
   /**

@@ -1,22 +1,10 @@
-// A stop must not wait on keep-alive clients. Node's server.close() closes the
-// connections idle at that moment; one with a request in flight answers it with
-// `Connection: keep-alive` and then stays open, idle, until the client leaves or
-// the keep-alive timeout (72 s) ends it. Watt gives a worker 10 s to stop, then
-// 10 s to exit, then kills it: ports stayed bound ~20 s after SIGTERM whenever a
-// request was in flight (always under load). From preClose on, every answer says
-// `Connection: close`, so each connection ends after its last answer.
+// Answers `Connection: close` once the entry is closing, so a stop never waits on
+// a keep-alive client (lib/close-connections.js says why).
 import type { FastifyInstance } from 'fastify'
+import { closeConnectionsOnClose } from '../../../lib/close-connections.js'
 
 async function closeConnections (app: FastifyInstance): Promise<void> {
-  let closing = false
-  app.addHook('preClose', (done) => {
-    closing = true
-    done()
-  })
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close')
-    done(null, payload)
-  })
+  closeConnectionsOnClose(app)
 }
 
 // What fastify-plugin does: apply the hooks to the whole instance.
