@@ -18,19 +18,20 @@ export const LAB_LABEL = 'watt-lab'
 export const IMAGE_LABEL = 'watt-lab.image'
 
 /**
- * First `name` on PATH, or null.
+ * First `name` on PATH (then in `alsoIn`), or null.
  * @param {string} name
  * @param {NodeJS.ProcessEnv} [env]
+ * @param {string[]} [alsoIn]  e.g. the sbin folders a non-login root PATH lacks
  */
-export function onPath (name, env = process.env) {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+export function onPath (name, env = process.env, alsoIn = []) {
+  for (const dir of [...(env.PATH ?? '').split(delimiter), ...alsoIn]) {
     if (dir && existsSync(join(dir, name))) return join(dir, name)
-  }
-  for (const dir of ['/usr/sbin', '/sbin', '/usr/bin', '/usr/local/bin']) {
-    if (existsSync(join(dir, name))) return join(dir, name)
   }
   return null
 }
+
+/** @param {NodeJS.ProcessEnv} [env] */
+const dockerdOf = (env = process.env) => onPath('dockerd', env, ['/usr/sbin', '/sbin', '/usr/bin'])
 
 /**
  * Runs `docker <args>`; resolves with its output, rejects with stderr in the message.
@@ -73,8 +74,8 @@ export async function engineVersion () {
 export function engineSupport ({ uid = process.getuid?.() ?? -1, env = process.env } = {}) {
   if (!onPath('docker', env)) return { ok: false, reason: "the 'docker' command is missing (apt-get install docker.io)" }
   if (existsSync('/var/run/docker.sock') && uid === 0) return { ok: true }
-  if (uid !== 0) return { ok: false, reason: 'the Docker engine needs root here (run the bench as root, or give this user access to a running dockerd)' }
-  if (!onPath('dockerd', env)) return { ok: false, reason: "no engine runs and 'dockerd' is missing (apt-get install docker.io)" }
+  if (uid !== 0) return { ok: false, reason: 'no engine answers and starting dockerd needs root (run as root, or give this user access to a running dockerd\'s socket)' }
+  if (!dockerdOf(env)) return { ok: false, reason: "no engine runs and 'dockerd' is missing (apt-get install docker.io)" }
   return { ok: true }
 }
 
@@ -88,7 +89,7 @@ export async function ensureEngine ({ readyTimeoutMs = 60_000 } = {}) {
   if (await engineAnswers()) return { startedHere: false, version: await engineVersion(), stop: async () => {} }
   const support = engineSupport()
   if (!support.ok) throw new Error(support.reason)
-  const dockerd = /** @type {string} */ (onPath('dockerd'))
+  const dockerd = /** @type {string} */ (dockerdOf())
   const logDir = mkdtempSync(join(tmpdir(), 'watt-lab-dockerd-'))
   const log = join(logDir, 'dockerd.log')
   const fd = openSync(log, 'a')
@@ -98,6 +99,8 @@ export async function ensureEngine ({ readyTimeoutMs = 60_000 } = {}) {
   const deadline = Date.now() + readyTimeoutMs
   while (!(await engineAnswers())) {
     if (gone || Date.now() > deadline) {
+      // Another start won the race (its dockerd holds the pid file): use that engine.
+      if (gone && await engineAnswers()) return { startedHere: false, version: await engineVersion(), stop: async () => {} }
       await stopChild(tracked.child, { signal: 'SIGTERM', graceMs: 10_000 })
       const tail = readFileSync(log, 'utf8').split('\n').slice(-8).join('\n')
       throw new Error(`dockerd did not start${gone ? '' : ` within ${readyTimeoutMs} ms`} (log ${log}):\n${tail}`)
