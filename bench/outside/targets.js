@@ -1,10 +1,11 @@
 // @ts-check
 // The starts behind lib/topology.js's 'service-processes', 'remote-host' and
 // 'containers' requirements (the transports whose services run outside the
-// runtime), called by bench/lib/requirements.js before the runtime: they start the targets, hand the runtime their addresses
-// as environment, measure their CPU from /proc, and stop them (also on Ctrl-C
-// and failure). What this machine cannot make is skipped with the reason, never
-// half-way. And the checks of their flags (exit 2 before anything starts).
+// runtime), called by bench/lib/requirements.js before the runtime: they start
+// the targets, hand the runtime their addresses as environment, measure their
+// CPU from /proc, and stop them (also on Ctrl-C and failure). What this machine
+// cannot make is skipped with the reason, never half-way. And the checks of
+// their flags (exit 2 before anything starts).
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'

@@ -1,9 +1,9 @@
-// The files for running the lab across machines (deploy/): no Docker engine or
-// Kubernetes cluster here, so this checks what can be checked without one:
-// manifests against the Kubernetes OpenAPI schemas (kubernetes-models), their
-// wiring (selectors, ports, env, images), the Dockerfile's syntax
-// (dockerfile-utils) and that everything it copies or runs exists, and the
-// containers' commands themselves, run here on loopback.
+// The files for running the lab across machines (deploy/), checked without an
+// engine or a cluster: manifests against the Kubernetes OpenAPI schemas
+// (kubernetes-models), their wiring (selectors, ports, env, images), the
+// Dockerfile's syntax (dockerfile-utils) and that everything it copies or runs is
+// in the build context, and the containers' commands themselves, run here on
+// loopback. The images and compose really run in lab-in-containers.test.js.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import t from 'tap'
