@@ -22,7 +22,7 @@ export const TRANSPORTS = TRANSPORT_NAMES
 export function transportsFlag () {
   // What the bench starts itself is in by default; where this machine cannot make it
   // (no root for a namespace, say), the run skips it and says why.
-  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; tcp-process and tcp-remote are started by the bench, and skipped with the reason where they cannot be)' }
+  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; what the transports outside the runtime need is started by the bench, and they are skipped with the reason where it cannot be)' }
 }
 
 /**

@@ -11,7 +11,8 @@ import { promisify } from 'node:util'
 import t from 'tap'
 import { parseAllDocuments } from 'yaml'
 import { labelled, newRunId, removeLabelled } from '../../bench/outside/containers.js'
-import { engineSupport, ensureEngine, onPath } from '../../bench/outside/docker.js'
+import { onPath } from '../../bench/outside/docker.js'
+import { engineSkip } from '../helpers/engine.js'
 import { freePorts } from '../../bench/lib/ports.js'
 
 const run = promisify(execFile)
@@ -45,21 +46,10 @@ t.test('the guide has the steps, and compose publishes only on 127.0.0.1', async
   t.equal(compose.networks.lab.labels['watt-lab'], '${WATT_LAB_RUN:-compose}', 'so does the network') // eslint-disable-line no-template-curly-in-string
 })
 
-const compose = onPath('docker-compose')
-const support = engineSupport()
-let engine = null
-let reason = support.ok ? null : support.reason
-if (!compose) reason = "'docker-compose' is missing (apt-get install docker-compose)"
-else if (support.ok) {
-  try {
-    engine = await ensureEngine()
-  } catch (err) {
-    reason = `dockerd cannot start here: ${err.message.split('\n')[0]}`
-  }
-}
-t.teardown(() => engine?.stop())
+// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+const skip = onPath('docker-compose') ? await engineSkip() : "'docker-compose' is missing (apt-get install docker-compose)"
 
-t.test('the guide\'s container steps run: every transport verified from the load container, nothing left', { skip: engine ? false : `no Docker engine can run here: ${reason}` }, async (t) => {
+t.test('the guide\'s container steps run: every transport verified from the load container, nothing left', { skip }, async (t) => {
   const dir = t.testdir()
   const out = join(dir, 'lab-in-containers.json')
   const runId = newRunId()

@@ -9,23 +9,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { labelled } from '../../bench/outside/containers.js'
-import { engineSupport, ensureEngine } from '../../bench/outside/docker.js'
+import { engineSkip } from '../helpers/engine.js'
 import { QUICK, alive, bench } from '../helpers/outside-bench.js'
 
 // The first run may build the images (about a minute) before Watt starts.
 t.setTimeout(600_000)
 
-const support = engineSupport()
-let engine = null
-if (support.ok) {
-  try {
-    engine = await ensureEngine()
-  } catch (err) {
-    support.reason = `dockerd cannot start here: ${err.message.split('\n')[0]}`
-  }
-}
-const skip = engine ? false : `no Docker engine can run here: ${support.reason}`
-t.teardown(() => engine?.stop())
+// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+const skip = await engineSkip()
 
 t.test('tcp-container beside tcp: verified, CPU apart from the engine\'s, reported, nothing left', { skip }, async (t) => {
   const before = await labelled()

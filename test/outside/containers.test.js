@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { request } from 'undici'
 import { labelled, startServiceContainers } from '../../bench/outside/containers.js'
-import { docker, engineSupport, ensureEngine } from '../../bench/outside/docker.js'
+import { docker, engineSupport } from '../../bench/outside/docker.js'
+import { engineSkip } from '../helpers/engine.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
@@ -25,17 +26,8 @@ t.test('the reasons given when no engine can run', async (t) => {
   t.match(engineSupport({ uid: 0, env: { PATH: '/nonexistent' } }), { ok: false, reason: /'docker' command is missing.*docker\.io/ })
 })
 
-const support = engineSupport()
-let engine = null
-if (support.ok) {
-  try {
-    engine = await ensureEngine()
-  } catch (err) {
-    support.reason = `dockerd cannot start here: ${err.message.split('\n')[0]}`
-  }
-}
-const skip = engine ? false : `no Docker engine can run here: ${support.ok ? support.reason : support.reason}`
-t.teardown(() => engine?.stop())
+// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+const skip = await engineSkip()
 
 async function ports () {
   const free = await freePorts(4)
