@@ -16,8 +16,10 @@
 // label matches the context's hash is not rebuilt: a test run builds once.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { docker, IMAGE_LABEL, onPath } from '../bench/outside/docker.js'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
 import { importBase } from './base-rootfs.js'
@@ -111,13 +113,49 @@ function buildFromContext (args) {
   })
 }
 
+const BUILD_LOCK = join(tmpdir(), 'watt-lab-images.lock')
+
 /**
- * Builds what is missing or out of date; returns what it did.
+ * Runs `fn` as the only build on this machine: parallel tests and benches wait for
+ * one build instead of making the same images at once. A lock whose holder is gone is taken over.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+async function oneBuildAtATime (fn) {
+  while (true) {
+    try {
+      mkdirSync(BUILD_LOCK)
+      writeFileSync(join(BUILD_LOCK, 'pid'), String(process.pid))
+      break
+    } catch {
+      let holder = 0
+      try { holder = Number(readFileSync(join(BUILD_LOCK, 'pid'), 'utf8')) } catch {}
+      let alive = true
+      try { if (holder) process.kill(holder, 0) } catch { alive = false }
+      if (holder && !alive) rmSync(BUILD_LOCK, { recursive: true, force: true })
+      else await sleep(250)
+    }
+  }
+  try {
+    return await fn()
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Builds what is missing or out of date (one build at a time); returns what it did.
  * @param {{ base?: string, force?: boolean, log?: (line: string) => void }} [options]
  *   base: an image to build on instead of the local one (e.g. node:24-slim)
  * @returns {Promise<{ base: string, images: typeof IMAGES, built: string[], seconds: number }>}
  */
-export async function buildImages ({ base, force = false, log = () => {} } = {}) {
+export async function buildImages (options = {}) {
+  return oneBuildAtATime(() => build(options))
+}
+
+/** @param {{ base?: string, force?: boolean, log?: (line: string) => void }} options */
+async function build ({ base, force = false, log = () => {} }) {
   const started = performance.now()
   /** @type {string[]} */
   const built = []

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { processCpuSeconds } from '../lib/proc-cpu.js'
 import { onCleanup } from '../lib/processes.js'
-import { IMAGES, buildImages } from '../../deploy/images.js'
+import { IMAGES, buildImages, removeImages } from '../../deploy/images.js'
 import { docker, ensureEngine, LAB_LABEL } from './docker.js'
 import { waitForHello } from './service-processes.js'
 
@@ -47,6 +47,40 @@ export async function removeLabelled (runId) {
   const volumes = await list(['volume', 'ls', '-q', '--filter', filter])
   if (volumes.length) await docker(['volume', 'rm', ...volumes])
   return { containers, networks, volumes }
+}
+
+/**
+ * Run ids whose process no longer exists but whose containers or networks are
+ * still there (the run was killed beyond clean-up, kill -9). Only ids of the
+ * form <pid>-<time> (newRunId) count: a compose run's WATT_LAB_RUN is left alone.
+ */
+export async function orphanRuns () {
+  const values = new Set()
+  for (const args of [['ps', '-a'], ['network', 'ls'], ['volume', 'ls']]) {
+    const { stdout } = await docker([...args, '--filter', `label=${LAB_LABEL}`, '--format', `{{.Label "${LAB_LABEL}"}}`])
+    for (const value of stdout.split('\n')) if (value) values.add(value)
+  }
+  return [...values].filter((value) => {
+    const match = /^(\d+)-[0-9a-z]+$/.exec(value)
+    return match !== null && !pidAlive(Number(match[1]))
+  })
+}
+
+/** Removes what orphanRuns() finds; returns the run ids removed. */
+export async function removeOrphans () {
+  const orphans = await orphanRuns()
+  for (const runId of orphans) await removeLabelled(runId)
+  return orphans
+}
+
+/** @param {number} pid */
+function pidAlive (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM'
+  }
 }
 
 /**
@@ -120,9 +154,10 @@ function commandOf (pid) {
  * @param {string} [options.runId]
  * @param {number} [options.readyTimeoutMs]
  * @param {Awaited<ReturnType<typeof ensureEngine>>} [options.engine]  one already ensured (then owned here: stop() stops it if it was started)
+ * @param {boolean} [options.removeImages]  stop() also removes the lab's images (kept by default)
  * @returns {Promise<ServiceContainers>}
  */
-export async function startServiceContainers ({ ports, services = DOWNSTREAM_SERVICES, runId = newRunId(), readyTimeoutMs = 60_000, engine }) {
+export async function startServiceContainers ({ ports, services = DOWNSTREAM_SERVICES, runId = newRunId(), readyTimeoutMs = 60_000, engine, removeImages: alsoImages = false }) {
   engine ??= await ensureEngine()
   const network = `watt-lab-${runId}`
   let stopped = false
@@ -132,12 +167,15 @@ export async function startServiceContainers ({ ports, services = DOWNSTREAM_SER
     unregister()
     try {
       await removeLabelled(runId)
+      // Images another run still uses cannot go: say so, the run itself succeeded.
+      if (alsoImages) process.stderr.write(`removed the lab's images: ${(await removeImages().catch((err) => [`none (${err.message.split('\n')[0]})`])).join(', ') || 'none'}\n`)
     } finally {
       await engine.stop()
     }
   }
   const unregister = onCleanup(stop)
   try {
+    await removeOrphans()
     await buildImages()
     await docker(['network', 'create', '--label', `${LAB_LABEL}=${runId}`, network])
     /** @type {Record<string, string>} */

@@ -172,10 +172,10 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
  * its own Docker container, published on 127.0.0.1; where no engine can run
  * (no docker, not root, dockerd fails), its transports are skipped with the reason.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[] }} options
+ * @param {{ transports: string[], removeImages?: boolean }} options  removeImages: `docker rmi` the lab's images after the run
  * @returns {Promise<StartedRequirement>}
  */
-export async function startContainersRequirement (env, { transports }) {
+export async function startContainersRequirement (env, { transports, removeImages = false }) {
   const skip = (/** @type {string} */ reason) => ({
     skipped: transports.map((transport) => ({ transport, reason: `${transport} skipped: it needs a Docker engine, and ${reason}` })),
     stop: async () => {}
@@ -190,7 +190,7 @@ export async function startContainersRequirement (env, { transports }) {
   }
   const free = await freePorts(DOWNSTREAM_SERVICES.length)
   const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
-  const started = await startServiceContainers({ ports, engine })
+  const started = await startServiceContainers({ ports, engine, removeImages })
   return {
     env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'container'), `127.0.0.1:${ports[service]}`])),
     about: Object.fromEntries(transports.map((t) => [t, {

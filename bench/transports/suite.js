@@ -28,7 +28,7 @@ import { measureTransport } from './measure.js'
 export async function openRuntime (flags) {
   const rttMs = flags.rttMs ?? 0.25
   await checkOutsideFlags({ rttMs, serviceHost: flags.serviceHost })
-  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost })
+  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages })
   /** @type {import('../lib/runtime.js').Runtime | undefined} */
   let runtime
   const stop = async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parseAllDocuments } from 'yaml'
-import { labelled, newRunId, removeLabelled } from '../../bench/outside/containers.js'
+import { labelled, newRunId, orphanRuns, removeLabelled } from '../../bench/outside/containers.js'
 import { onPath } from '../../bench/outside/docker.js'
 import { engineSkip } from '../helpers/engine.js'
 import { freePorts } from '../../bench/lib/ports.js'
@@ -46,7 +46,7 @@ t.test('the guide has the steps, and compose publishes only on 127.0.0.1', async
   t.equal(compose.networks.lab.labels['watt-lab'], '${WATT_LAB_RUN:-compose}', 'so does the network') // eslint-disable-line no-template-curly-in-string
 })
 
-// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+// An engine for the whole test run: the first file that needs one starts it (test/helpers/engine.js).
 const skip = onPath('docker-compose') ? await engineSkip() : "'docker-compose' is missing (apt-get install docker-compose)"
 
 t.test('the guide\'s container steps run: every transport verified from the load container, nothing left', { skip }, async (t) => {
@@ -62,7 +62,6 @@ t.test('the guide\'s container steps run: every transport verified from the load
     WATT_LAB_LOAD_SECONDS: '1',
     WATT_LAB_LOAD_WARMUP: '0'
   }
-  const before = await labelled()
   t.teardown(async () => {
     // On failure the steps stop before `down`: take it down here, then anything labelled.
     await run('docker-compose', ['-f', 'deploy/compose.yaml', 'down', '--volumes'], { cwd: root, env }).catch(() => {})
@@ -81,5 +80,5 @@ t.test('the guide\'s container steps run: every transport verified from the load
   t.ok(summary.runs.some((r) => r.transport === 'tcp-remote'), 'tcp-remote: the runtime calls the service containers across the network')
   for (const r of summary.runs) t.match(r, { ok: true, failures: [] }, `${r.transport} verified (${r.requestsPerSec} req/s)`)
   t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'the steps left no container, network or volume')
-  t.same(await labelled(), before, 'docker ps -a / network ls with the lab\'s label: as before')
+  t.same(await orphanRuns(), [], 'docker ps -a / network ls by the lab\'s label: nothing of any ended run')
 })

@@ -1,25 +1,25 @@
 // The bench with tcp-container: a short verified run beside tcp, the services'
 // CPU and the engine's apart, the report's distance section naming the engine
 // and the path, and no container or network left (compared with `docker ps -a`
-// and `docker network ls` filtered by the lab's label, before and after). And,
+// and `docker network ls` filtered by the lab's label: the run's own, and any
+// ended run's, since other test files run beside this one). And,
 // where no engine can run (here: the bench as an unprivileged user), tcp-container
 // is skipped with the reason while the rest runs.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { labelled } from '../../bench/outside/containers.js'
+import { labelled, orphanRuns } from '../../bench/outside/containers.js'
 import { engineSkip } from '../helpers/engine.js'
 import { QUICK, alive, bench } from '../helpers/outside-bench.js'
 
 // The first run may build the images (about a minute) before Watt starts.
 t.setTimeout(600_000)
 
-// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+// An engine for the whole test run: the first file that needs one starts it (test/helpers/engine.js).
 const skip = await engineSkip()
 
 t.test('tcp-container beside tcp: verified, CPU apart from the engine\'s, reported, nothing left', { skip }, async (t) => {
-  const before = await labelled()
   const dir = t.testdir()
   const out = join(dir, 'r.json')
   const { code, stdout, stderr } = await bench(['--transports', 'tcp,tcp-container', ...QUICK, '--out', out, '--report', join(dir, 'report')])
@@ -37,7 +37,7 @@ t.test('tcp-container beside tcp: verified, CPU apart from the engine\'s, report
   t.match(about, { engine: /^\d+\.\d+/, path: /^127\.0\.0\.1:<port> → /, runId: /^\d+-/ })
   t.notOk(Object.values(about.pids).some(alive), 'the containers\' processes are gone')
   t.same(await labelled(about.runId), { containers: [], networks: [], volumes: [] }, 'the run\'s containers and network removed')
-  t.same(await labelled(), before, 'docker ps -a / network ls with the lab\'s label: as before the run')
+  t.same(await orphanRuns(), [], 'docker ps -a / network ls by the lab\'s label: nothing of any ended run (the bench\'s included)')
   const md = readFileSync(join(dir, 'report.md'), 'utf8')
   t.match(md, /\| tcp-container \| a Docker container on this machine, through its published port \|/)
   t.match(md, new RegExp(`engine ${about.engine.replace(/[.+]/g, '\\$&')}`), 'the report names the engine\'s version')

@@ -7,8 +7,8 @@
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { request } from 'undici'
-import { labelled, startServiceContainers } from '../../bench/outside/containers.js'
-import { docker, engineSupport } from '../../bench/outside/docker.js'
+import { labelled, orphanRuns, removeOrphans, startServiceContainers } from '../../bench/outside/containers.js'
+import { docker, engineAnswers, engineSupport, ensureEngine } from '../../bench/outside/docker.js'
 import { engineSkip } from '../helpers/engine.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
@@ -26,8 +26,16 @@ t.test('the reasons given when no engine can run', async (t) => {
   t.match(engineSupport({ uid: 0, env: { PATH: '/nonexistent' } }), { ok: false, reason: /'docker' command is missing.*docker\.io/ })
 })
 
-// The test run's before step (test/helpers/engine-before.js) starts the engine and builds the images once.
+// An engine for the whole test run: the first file that needs one starts it (test/helpers/engine.js).
 const skip = await engineSkip()
+
+t.test('an engine the harness did not start is used, and never stopped by it', { skip }, async (t) => {
+  const engine = await ensureEngine()
+  t.equal(engine.startedHere, false, 'the running engine is found, none started')
+  t.match(engine.version, /^\d+\.\d+/)
+  await engine.stop()
+  t.ok(await engineAnswers(), 'still answers after the harness\'s stop')
+})
 
 async function ports () {
   const free = await freePorts(4)
@@ -35,7 +43,6 @@ async function ports () {
 }
 
 t.test('services in containers answer through ports published on 127.0.0.1, measured apart from the engine, and stop clean', { skip }, async (t) => {
-  const before = await labelled()
   const started = await startServiceContainers({ ports: await ports() })
   t.teardown(() => started.stop())
   const mine = await labelled(started.runId)
@@ -63,7 +70,7 @@ t.test('services in containers answer through ports published on 127.0.0.1, meas
   const pids = Object.values(started.pids)
   await started.stop()
   t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'no container, network or volume of the run left')
-  t.same(await labelled(), before, 'the lab\'s labelled objects are as before')
+  t.same(await orphanRuns(), [], 'docker ps -a / network ls by the lab\'s label: nothing of any ended run')
   for (const pid of pids) t.notOk(alive(pid), `pid ${pid} gone`)
 })
 
@@ -80,4 +87,18 @@ t.test('Ctrl-C of the harness removes the containers and the network', { skip },
   t.equal(code, 130)
   t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'nothing of the run left')
   for (const pid of pids) t.notOk(alive(pid), `pid ${pid} gone`)
+})
+
+t.test('what a killed run (SIGKILL) left is removed by the next run', { skip }, async (t) => {
+  const holder = spawnTracked(process.execPath, [HOLDER, 'containers'])
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: holder.child.stdout }).once('line', resolve)
+    holder.exited.then(() => reject(new Error(`holder exited early:\n${holder.output()}`)))
+  })
+  const { runId } = JSON.parse(line)
+  holder.child.kill('SIGKILL')
+  await holder.exited
+  t.equal((await labelled(runId)).containers.length, 4, 'SIGKILL leaves the containers behind')
+  t.ok((await removeOrphans()).includes(runId), 'the next run removes them')
+  t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'containers and network gone')
 })
