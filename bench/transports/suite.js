@@ -80,9 +80,9 @@ export async function openRuntime (flags) {
   }
 }
 
-/** @param {{ placement: string, emulation?: string, rttMs?: number | null }} about */
+/** @param {{ placement: string, emulation?: string, rttMs?: number | null, path?: string }} about */
 function placement (about) {
-  return `${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}`
+  return `${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}${about.path ? `; path: ${about.path}` : ''}`
 }
 
 /**
