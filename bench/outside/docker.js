@@ -3,7 +3,7 @@
 // output, whether an engine can run here (and why not), and starting `dockerd`
 // when none runs (stopped again only by whoever started it).
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -93,7 +93,10 @@ export async function ensureEngine ({ readyTimeoutMs = 60_000 } = {}) {
   const logDir = mkdtempSync(join(tmpdir(), 'watt-lab-dockerd-'))
   const log = join(logDir, 'dockerd.log')
   const fd = openSync(log, 'a')
-  const tracked = spawnTracked(dockerd, [], { stdio: ['ignore', fd, fd], detached: false })
+  // Its own process group: a Ctrl-C at the terminal reaches the harness, which removes
+  // its containers first and then stops dockerd; dockerd must not quit under it meanwhile.
+  const tracked = spawnTracked(dockerd, [], { stdio: ['ignore', fd, fd], detached: true })
+  closeSync(fd)
   let gone = false
   tracked.exited.then(() => { gone = true })
   const deadline = Date.now() + readyTimeoutMs
