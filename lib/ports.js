@@ -18,11 +18,12 @@ export function serviceBindHost (env = process.env) {
 
 /**
  * Where the entry finds a service for the transports that leave the runtime
- * (lib/topology.js OUTSIDE): `process` (the service as its own process) and
- * `remote` (on another host). `<SERVICE>_PROCESS_ADDR` / `<SERVICE>_REMOTE_ADDR`
+ * (lib/topology.js OUTSIDE): `process` (the service as its own process),
+ * `remote` (on another host) and `container` (in a Docker container, through its
+ * published port). `<SERVICE>_PROCESS_ADDR` / `_REMOTE_ADDR` / `_CONTAINER_ADDR`
  * (host:port) say where; the harness sets them once it started the targets.
  * @param {string} service
- * @param {'process' | 'remote'} placement
+ * @param {import('./topology.js').Placement} placement
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {{ host: string, port: number }}
  */
@@ -38,7 +39,7 @@ export function serviceAddressOf (service, placement, env = process.env) {
 /**
  * The variable that tells the entry where a service outside the runtime listens.
  * @param {string} service
- * @param {'process' | 'remote'} placement
+ * @param {import('./topology.js').Placement} placement
  */
 export function addressEnvOf (service, placement) {
   return `${service.toUpperCase()}_${placement.toUpperCase()}_ADDR`

@@ -77,7 +77,8 @@ const BUILT_IN = [
   { name: 'shm', description: '@watt-lab/channel: JSON frames in SharedArrayBuffer rings per service, a MessagePort as doorbell', crossesThreads: true, http: false },
   { name: 'http-port', description: "real HTTP/1.1 to the service's own http.Server over one in-process MessagePort per service (@watt-lab/channel/http), a keep-alive pool sized as tcp's", crossesThreads: true, http: true },
   { name: 'tcp-process', description: 'HTTP over loopback TCP to the same service code run as its own Node process, through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'service-processes' },
-  { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' }
+  { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' },
+  { name: 'tcp-container', description: "HTTP over TCP to the services each in its own Docker container, through ports the engine publishes on 127.0.0.1, with tcp's keep-alive pool per service", crossesThreads: true, http: true, requires: 'containers' }
 ]
 
 /** The transport every ratio is taken against (the classic microservice call). */
@@ -106,24 +107,35 @@ export const REQUIREMENTS = {
     description: 'the four services on another host: a network namespace the bench makes (root, iproute2), or --service-host',
     check: (env) => outsideAddressesMissing(env, 'remote', 'no remote host is running (the bench makes one for --transports tcp-remote: root and iproute2 needed, or --service-host)'),
     startable: true
+  },
+  containers: {
+    description: 'the four services, each in its own Docker container with its port published on 127.0.0.1 (the bench builds the images, starts the engine if needed, and removes the containers)',
+    check: (env) => outsideAddressesMissing(env, 'container', 'the service containers are not running (the bench starts them for --transports tcp-container: a Docker engine is needed, apt-get install docker.io)'),
+    startable: true
   }
 }
 
 /**
  * Where the transports that leave the runtime find the services by default: as
  * processes 10 ports above the in-runtime listeners, on the remote host on the
- * same ports at the first address the harness gives its namespace. The entry is
- * told the real addresses through <SERVICE>_PROCESS_ADDR / <SERVICE>_REMOTE_ADDR.
+ * same ports at the first address the harness gives its namespace, in containers
+ * published 20 ports above. The entry is told the real addresses through
+ * <SERVICE>_PROCESS_ADDR / <SERVICE>_REMOTE_ADDR / <SERVICE>_CONTAINER_ADDR.
+ * @typedef {'process' | 'remote' | 'container'} Placement
  */
 export const OUTSIDE = Object.freeze({
   process: Object.freeze({ defaultHost: HOST, portOffset: 10 }),
-  remote: Object.freeze({ defaultHost: '10.213.0.2', portOffset: 0 })
+  remote: Object.freeze({ defaultHost: '10.213.0.2', portOffset: 0 }),
+  container: Object.freeze({ defaultHost: HOST, portOffset: 20 })
 })
+
+/** The placements, for code that checks every outside address. */
+export const PLACEMENTS = /** @type {readonly Placement[]} */ (Object.freeze(Object.keys(OUTSIDE)))
 
 /**
  * null when every service's address for `placement` is set, else why not.
  * @param {NodeJS.ProcessEnv} env
- * @param {'process' | 'remote'} placement
+ * @param {Placement} placement
  * @param {string} reason
  */
 function outsideAddressesMissing (env, placement, reason) {

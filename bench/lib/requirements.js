@@ -15,7 +15,7 @@ import { STARTERS } from '../outside/targets.js'
  * @returns {Promise<{
  *   tags: string[], env: Record<string, string>, stop: () => Promise<void>,
  *   skipped: { transport: string, reason: string }[], about: Record<string, any>,
- *   cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null,
+ *   cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null,
  *   setRtt: (rttMs: number) => Promise<void>,
  *   faultsOf: (transport: string) => import('../outside/targets.js').ServiceFaults | null
  * }>}

@@ -5,6 +5,8 @@
 // non-zero exit when any run failed. The benches themselves target 127.0.0.1
 // only; this is the one place a remote entry is allowed, because it is named.
 //   node bench/outside/load-job.js --entry http://watt-lab-entry:3043 --transports tcp-remote,direct
+import { setTimeout as sleep } from 'node:timers/promises'
+import { request } from 'undici'
 import { TRANSPORTS } from '../../lib/topology.js'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
@@ -13,8 +15,10 @@ import { entryUrl, expectedEntryBody } from '../transports/expected.js'
 const FLAGS = /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */ ({
   entry: { type: 'string', help: 'the entry base URL, e.g. http://watt-lab-entry:3043 (required)' },
   // From another pod the entry's runtime reaches what runs in it and the remote services:
-  // every registered transport but those whose targets are separate processes beside it.
-  transports: { type: 'list', default: TRANSPORTS.filter((t) => t.requires !== 'service-processes').map((t) => t.name), help: 'transports, one run each' },
+  // every registered transport but those whose targets the bench itself starts beside
+  // the entry (service processes, service containers on the entry's machine).
+  transports: { type: 'list', default: TRANSPORTS.filter((t) => t.requires !== 'service-processes' && t.requires !== 'containers').map((t) => t.name), help: 'transports, one run each' },
+  wait: { type: 'integer', default: 0, min: 0, max: 900, help: 'seconds to wait for every transport\'s route to answer 200 first (the entry may still be starting)' },
   duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds per run' },
   warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   connections: { type: 'integer', default: 10, min: 1, max: 10_000, help: 'connections' },
@@ -35,6 +39,7 @@ async function main () {
   } catch {
     throw new UsageError(`--entry must be a URL, got ${JSON.stringify(flags.entry)}`)
   }
+  if (flags.wait) await waitForRoutes(base.origin, flags.transports, flags.wait * 1000)
   const runs = []
   for (const transport of flags.transports) {
     const load = {
@@ -52,6 +57,33 @@ async function main () {
   }
   process.stdout.write(JSON.stringify({ entry: base.origin, config: flags, runs }, null, 2) + '\n')
   return runs.every((run) => run.ok) ? 0 : 1
+}
+
+/**
+ * Polls each transport's route until it answers 200 (exit 1 at the deadline).
+ * @param {string} origin
+ * @param {string[]} transports
+ * @param {number} timeoutMs
+ */
+async function waitForRoutes (origin, transports, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  for (const transport of transports) {
+    const url = entryUrl(origin, transport, 1, 1)
+    let last = 'no answer yet'
+    while (true) {
+      try {
+        const { statusCode, body } = await request(url, { headersTimeout: 2000, bodyTimeout: 2000, reset: true })
+        await body.dump()
+        if (statusCode === 200) break
+        last = `status ${statusCode}`
+      } catch (err) {
+        last = /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message
+      }
+      if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s (${last})`)
+      await sleep(250)
+    }
+  }
+  process.stderr.write(`every route answers at ${origin}\n`)
 }
 
 runMain(main)

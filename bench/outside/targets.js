@@ -1,20 +1,23 @@
 // @ts-check
-// The starts behind lib/topology.js's 'service-processes' and 'remote-host'
-// requirements (tcp-process, tcp-remote), called by bench/lib/requirements.js
-// before the runtime: they start the targets, hand the runtime their addresses
-// as environment, measure their CPU from /proc, and stop them (also on Ctrl-C
-// and failure). What this machine cannot make is skipped with the reason, never
-// half-way. And the checks of their flags (exit 2 before anything starts).
+// The starts behind lib/topology.js's 'service-processes', 'remote-host' and
+// 'containers' requirements (the transports whose services run outside the
+// runtime), called by bench/lib/requirements.js before the runtime: they start
+// the targets, hand the runtime their addresses as environment, measure their
+// CPU from /proc, and stop them (also on Ctrl-C and failure). What this machine
+// cannot make is skipped with the reason, never half-way. And the checks of
+// their flags (exit 2 before anything starts).
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { addressEnvOf, parseAddress } from '../../lib/ports.js'
-import { SERVICES } from '../../lib/topology.js'
+import { PLACEMENTS, SERVICES } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
 import { namespaceSupport } from './netns.js'
 import { freePorts } from '../lib/ports.js'
 import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
+import { startServiceContainers } from './containers.js'
+import { ensureEngine } from './docker.js'
 import { isLoopbackHost } from '../lib/loopback.js'
 
 /**
@@ -49,7 +52,7 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
     }
   }
   for (const service of DOWNSTREAM_SERVICES) {
-    for (const placement of /** @type {const} */ (['process', 'remote'])) {
+    for (const placement of PLACEMENTS) {
       const name = addressEnvOf(service, placement)
       if (!env[name]) continue
       const { host } = parseAddress(/** @type {string} */ (env[name]), name)
@@ -73,12 +76,15 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
  * @property {() => Promise<void>} stop
  * @property {{ transport: string, reason: string }[]} [skipped]
  * @property {Record<string, any>} [about]
- * @property {(transport: string) => { services: number | null, relay: number | null } | null} [cpuSeconds]
+ * @property {(transport: string) => OutsideCpu | null} [cpuSeconds]
  * @property {(rttMs: number) => Promise<void>} [setRtt]
  * @property {(transport: string) => ServiceFaults | null} [faultsOf]  how to crash and restart one
  *   service process behind `transport` (the reliability check's process crash)
  * @typedef {{ crash: (service: string) => Promise<void>, restart: (service: string) => Promise<void> }} ServiceFaults
  * @typedef {(env: NodeJS.ProcessEnv, options: { transports: string[], [flag: string]: any }) => Promise<StartedRequirement>} Starter
+ * @typedef {{ services: number | null, relay: number | null, engine?: number | null }} OutsideCpu
+ *   CPU seconds so far: the services', and apart the delay relay's (a network stand-in)
+ *   and the container engine's (docker-proxy, containerd-shim)
  */
 
 /**
@@ -167,10 +173,55 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
 }
 
 /**
+ * Starts lib/topology.js REQUIREMENTS['containers']: the four services each in
+ * its own Docker container, published on 127.0.0.1; where no engine can run
+ * (no docker, not root, dockerd fails), its transports are skipped with the reason.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[], removeImages?: boolean }} options  removeImages: `docker rmi` the lab's images after the run
+ * @returns {Promise<StartedRequirement>}
+ */
+export async function startContainersRequirement (env, { transports, removeImages = false }) {
+  const skip = (/** @type {string} */ reason) => ({
+    skipped: transports.map((transport) => ({ transport, reason: `${transport} skipped: it needs a Docker engine, and ${reason}` })),
+    stop: async () => {}
+  })
+  let engine
+  try {
+    engine = await ensureEngine()
+  } catch (err) {
+    // No engine here is this machine's limit, not the bench's failure: the rest runs.
+    // (An image that fails to build, or a container that fails to start, is a failure.)
+    return skip(/** @type {Error} */ (err).message.split('\n')[0])
+  }
+  const free = await freePorts(DOWNSTREAM_SERVICES.length)
+  const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
+  const started = await startServiceContainers({ ports, engine, removeImages })
+  return {
+    env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'container'), `127.0.0.1:${ports[service]}`])),
+    about: Object.fromEntries(transports.map((t) => [t, {
+      placement: `a Docker container per service (engine ${started.engineVersion}${started.engineStartedHere ? ', started by the bench' : ''}), ports published on 127.0.0.1`,
+      engine: started.engineVersion,
+      path: started.path(),
+      runId: started.runId,
+      network: started.network,
+      pids: started.pids
+    }])),
+    cpuSeconds: (transport) => {
+      if (!transports.includes(transport)) return null
+      const { services, engine } = started.cpuSeconds()
+      return { services: sum(services), relay: null, engine }
+    },
+    faultsOf: (transport) => transports.includes(transport) ? { crash: started.crash, restart: started.restart } : null,
+    stop: started.stop
+  }
+}
+
+/**
  * How the harness starts each startable requirement of lib/topology.js, by tag.
  * @type {Readonly<Record<string, Starter>>}
  */
 export const STARTERS = Object.freeze({
   'service-processes': startServiceProcessesRequirement,
-  'remote-host': startRemoteHostRequirement
+  'remote-host': startRemoteHostRequirement,
+  containers: startContainersRequirement
 })

@@ -6,11 +6,13 @@
  * the downstream services together. For targets outside the runtime, the service
  * processes' own CPU (from /proc) is theirs: `services` and in `total`; the
  * delay relay that emulates the network is `relay`, apart and not in `total`
- * (it stands in for a network, it is not the transport's cost).
+ * (it stands in for a network, it is not the transport's cost); the container
+ * engine's own processes (docker-proxy, containerd-shim) are `engine`, also apart:
+ * the price of the published port, shown beside the services' rather than hidden in them.
  * @param {ReturnType<typeof import('../lib/metrics.js').resourceDelta>} delta
  * @param {import('../lib/load.js').LoadResult} load
  * @param {number} fanout
- * @param {{ servicesCpuSeconds: number | null, relayCpuSeconds: number | null } | null} [outside]
+ * @param {{ servicesCpuSeconds: number | null, relayCpuSeconds: number | null, engineCpuSeconds?: number | null } | null} [outside]
  */
 export function costPerCall (delta, load, fanout, outside = null) {
   const calls = load.status['2xx'] * fanout
@@ -28,7 +30,7 @@ export function costPerCall (delta, load, fanout, outside = null) {
       downstream: micros(inRuntime),
       // who answered the calls: the service processes when outside, else the runtime's services
       services: micros(outsideServices ?? inRuntime),
-      ...(outside ? { serviceProcesses: micros(outsideServices), relay: micros(outside.relayCpuSeconds) } : {})
+      ...(outside ? { serviceProcesses: micros(outsideServices), relay: micros(outside.relayCpuSeconds), engine: micros(outside.engineCpuSeconds ?? null) } : {})
     }
   }
 }

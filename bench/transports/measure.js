@@ -13,7 +13,7 @@ import { entryLoad, entryUrl } from './expected.js'
  * @param {Record<string, any>} flags  warmup and duration, in seconds
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
- * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => { services: number | null, relay: number | null } | null }} [outside]
+ * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null }} [outside]
  *   what was started outside the runtime (bench/lib/requirements.js), for its RTT and CPU
  */
 export async function measureTransport (kase, flags, runtime, progress, outside) {
@@ -40,10 +40,10 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
 
 /**
  * CPU seconds the processes outside the runtime spent in the measured window.
- * @param {{ services: number | null, relay: number | null }} before
- * @param {{ services: number | null, relay: number | null }} after
+ * @param {import('../outside/targets.js').OutsideCpu} before
+ * @param {import('../outside/targets.js').OutsideCpu} after
  */
 function outsideDelta (before, after) {
-  const delta = (/** @type {number | null} */ a, /** @type {number | null} */ b) => (a === null || b === null ? null : b - a)
-  return { servicesCpuSeconds: delta(before.services, after.services), relayCpuSeconds: delta(before.relay, after.relay) }
+  const delta = (/** @type {number | null | undefined} */ a, /** @type {number | null | undefined} */ b) => (a == null || b == null ? null : b - a)
+  return { servicesCpuSeconds: delta(before.services, after.services), relayCpuSeconds: delta(before.relay, after.relay), engineCpuSeconds: delta(before.engine, after.engine) }
 }

@@ -22,7 +22,7 @@ export const TRANSPORTS = TRANSPORT_NAMES
 export function transportsFlag () {
   // What the bench starts itself is in by default; where this machine cannot make it
   // (no root for a namespace, say), the run skips it and says why.
-  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; tcp-process and tcp-remote are started by the bench, and skipped with the reason where they cannot be)' }
+  return { type: 'list', default: defaultBenchTransports(), choices: [...TRANSPORT_NAMES], help: 'which transports (registered in lib/topology.js; what the transports outside the runtime need is started by the bench, and they are skipped with the reason where it cannot be)' }
 }
 
 /**
@@ -31,7 +31,8 @@ export function transportsFlag () {
  */
 export const OUTSIDE_FLAGS = {
   'rtt-ms': { type: 'number', default: 0.25, min: 0, max: 1000, help: 'tcp-remote: emulated network round trip in ms (netem where the kernel has it, else a delay relay)' },
-  'service-host': { type: 'string', help: 'tcp-remote: the services run on this host (ports 3101-3104) instead of a network namespace; needed for any non-loopback target' }
+  'service-host': { type: 'string', help: 'tcp-remote: the services run on this host (ports 3101-3104) instead of a network namespace; needed for any non-loopback target' },
+  'remove-images': { type: 'boolean', default: false, help: 'tcp-container: remove the lab\'s images after the run (kept by default: the next run reuses them)' }
 }
 
 /**

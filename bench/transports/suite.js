@@ -28,7 +28,7 @@ import { measureTransport } from './measure.js'
 export async function openRuntime (flags) {
   const rttMs = flags.rttMs ?? 0.25
   await checkOutsideFlags({ rttMs, serviceHost: flags.serviceHost })
-  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost })
+  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages })
   /** @type {import('../lib/runtime.js').Runtime | undefined} */
   let runtime
   const stop = async () => {
@@ -80,9 +80,9 @@ export async function openRuntime (flags) {
   }
 }
 
-/** @param {{ placement: string, emulation?: string, rttMs?: number | null }} about */
+/** @param {{ placement: string, emulation?: string, rttMs?: number | null, path?: string }} about */
 function placement (about) {
-  return `${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}`
+  return `${about.placement}${about.emulation ? `; RTT ${about.rttMs ?? '(a real network)'} ms, emulated by ${about.emulation}` : ''}${about.path ? `; path: ${about.path}` : ''}`
 }
 
 /**

@@ -42,7 +42,7 @@ function view (result) {
   const ratio = (/** @type {string} */ profile, /** @type {string} */ t) => entry(profile, t)?.[`ratioTo_${TCP}`]?.median ?? null
   const rps = (/** @type {string} */ profile, /** @type {string} */ t) => has(profile, t) ? entry(profile, t).requestsPerSec.median : null
   // older results name the services' share 'downstream'
-  const cpu = (/** @type {string} */ profile, /** @type {string} */ t, /** @type {'total' | 'entry' | 'services' | 'relay'} */ part = 'total') =>
+  const cpu = (/** @type {string} */ profile, /** @type {string} */ t, /** @type {'total' | 'entry' | 'services' | 'relay' | 'engine'} */ part = 'total') =>
     med(profile, t, (r) => r.resources?.cpuMicrosPerCall?.[part] ?? (part === 'services' ? r.resources?.cpuMicrosPerCall?.downstream : undefined))
   const tcpMeasured = profiles.some((p) => Object.keys(result.summary[p] ?? {}).some((t) => ratio(p, t) != null))
   // fastest first at low concurrency; failed ones last, in the order they ran
@@ -67,6 +67,11 @@ function outsideLine (result, v) {
     parts.push(`\`tcp-remote\` ran in a ${remote.placement}${remote.emulation
       ? ` with a ${rtts.join(', ')} ms RTT emulated by ${remote.emulation === 'relay' ? 'the delay relay (this kernel has no netem)' : remote.emulation}${remote.emulation === 'relay' ? `; the relay's CPU (${usRange(relay)} µs per call) is not in the figures` : ''}.`
       : ' over a real network.'}`)
+  }
+  const container = about['tcp-container']
+  if (container && v.transports.includes('tcp-container')) {
+    const engine = v.profiles.map((p) => v.cpu(p, 'tcp-container', 'engine'))
+    parts.push(`\`tcp-container\`'s services ran each in ${container.placement.replace(/^a Docker container per service/, 'its own Docker container')}; the traffic's path: ${container.path.replace(/ → bridge watt-lab-\S+ → /, ' → the run\'s bridge network → ')}; the engine's own CPU (docker-proxy, containerd-shim: ${usRange(engine)} µs per call) is not in the figures.`)
   }
   for (const skipped of result.config.outside?.skipped ?? []) parts.push(`Not run: ${skipped.reason}.`)
   return parts.join(' ')

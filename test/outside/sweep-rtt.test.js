@@ -52,6 +52,7 @@ t.test('distance order: floor, threads, socket, process, host', async (t) => {
   t.ok(distanceOf('direct') < distanceOf('ipc'), 'the floor before threads')
   t.ok(distanceOf('ipc') < distanceOf('tcp'), 'threads before a socket')
   t.ok(distanceOf('tcp') < distanceOf('tcp-process'), 'a socket before a process')
-  t.ok(distanceOf('tcp-process') < distanceOf('tcp-remote'), 'a process before a host')
+  t.ok(distanceOf('tcp-process') < distanceOf('tcp-container'), 'a process before a container')
+  t.ok(distanceOf('tcp-container') < distanceOf('tcp-remote'), 'a container before a host')
   t.equal(distanceSection({ runs: [{ target: 'tcp' }], summary: { latency: {} }, config: {} }), null, 'nothing to place with one transport')
 })

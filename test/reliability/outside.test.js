@@ -14,16 +14,16 @@ import { isAlive } from '../../bench/reliability/health.js'
 import { availableTransports } from '../../lib/topology.js'
 
 t.test('the plan lists the outside transports for load and a process crash, and a stop of a bench with both', async (t) => {
-  t.same(outsideTransports({}), ['tcp-process', 'tcp-remote'], 'the harness can start both')
+  t.same(outsideTransports({}), ['tcp-process', 'tcp-remote', 'tcp-container'], 'the harness can start each')
   const cases = casesFrom(resolveSettings({ scenarios: ['load', 'faults', 'shutdown'], quick: false, faults: ['crash', 'process-crash'], faultService: 'node3', callTimeoutMs: 3000, fuzzRequests: 1, leakRuns: 2, shutdownSuites: ['transports-outside'] }))
   const targets = cases.map((kase) => `${kase.profile} ${kase.target}`)
-  for (const transport of ['tcp-process', 'tcp-remote']) {
+  for (const transport of ['tcp-process', 'tcp-remote', 'tcp-container']) {
     t.ok(targets.includes(`load ${transport}`), `load over ${transport}`)
     t.ok(targets.includes(`faults process-crash node3 (${transport})`), `a crash of node3's process behind ${transport}`)
   }
   t.ok(targets.includes('faults crash node3'), 'the worker crash stays one case')
   t.ok(targets.some((target) => target.startsWith('shutdown transports-outside')), 'a stop of a bench over both')
-  t.match(SUITES['transports-outside'].args.join(' '), /--transports tcp-process,tcp-remote/)
+  t.match(SUITES['transports-outside'].args.join(' '), /--transports tcp-process,tcp-remote,tcp-container/)
 })
 
 t.test("node3's own process killed under load: only its transport sees it", async (t) => {

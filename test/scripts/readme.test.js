@@ -80,6 +80,21 @@ t.test('a transport the registry adds gets its row; ratios only with tcp beside 
   t.match(block, /Node 24\.21\.0 \(the runtime's\)/, 'the runtime\'s Node, not the harness\'s v20')
 })
 
+t.test('tcp-container: the block names the engine\'s version, the traffic\'s path and the engine\'s CPU per call', async (t) => {
+  const result = fakeResult(['tcp', 'tcp-container'])
+  result.runs[1].resources.cpuMicrosPerCall.engine = 42
+  result.config.outside = {
+    about: { 'tcp-container': { placement: 'a Docker container per service (engine 20.10.24+dfsg1), ports published on 127.0.0.1', engine: '20.10.24+dfsg1', path: '127.0.0.1:<port> → docker-proxy (the engine\'s userland proxy, 4 processes) → bridge watt-lab-1-x → container' } },
+    skipped: []
+  }
+  const block = resultsBlock(result)
+  t.match(block, /`tcp-container`'s services ran each in its own Docker container \(engine 20\.10\.24\+dfsg1\), ports published on 127\.0\.0\.1/)
+  t.match(block, /the traffic's path: 127\.0\.0\.1:<port> → docker-proxy .* → the run's bridge network → container/, 'the path, without the run\'s own network name')
+  t.match(block, /the engine's own CPU \(docker-proxy, containerd-shim: 42 µs per call\) is not in the figures/)
+  result.config.outside = { about: {}, skipped: [{ transport: 'tcp-container', reason: 'tcp-container skipped: it needs a Docker engine, and the \'docker\' command is missing' }] }
+  t.match(resultsBlock(result), /Not run: tcp-container skipped: it needs a Docker engine/, 'or why it did not run')
+})
+
 t.test('a failed transport is FAILED, never a number', async (t) => {
   const result = fakeResult(['ipc', 'tcp'])
   result.summary.latency.ipc = { failed: true, rounds: 1, failures: ['3 timeouts'] }

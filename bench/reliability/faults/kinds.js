@@ -98,7 +98,7 @@ export const FAULT_KINDS = {
 }
 
 FAULT_KINDS['process-crash'] = {
-  description: 'its own Node process (behind tcp-process or tcp-remote) killed with SIGKILL, started again after the hold',
+  description: 'its own Node process (behind tcp-process, tcp-remote or tcp-container) killed with SIGKILL, started again after the hold',
   disruptive: true,
   outside: true,
   restartsAdded: 0, // Watt's worker of the service is not touched

@@ -33,7 +33,7 @@ export const SUITES = {
   // namespace): those must go too. tcp-remote is skipped, with the reason, where no namespace can be made.
   'transports-outside': {
     script: 'bench/transports/run.js',
-    args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp-process,tcp-remote', '--profiles', 'seed', '--wrk', 'off'],
+    args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp-process,tcp-remote,tcp-container', '--profiles', 'seed', '--wrk', 'off'],
     runtimePorts: true
   },
   sweep: { script: 'bench/sweep/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp', '--dimensions', 'size'], runtimePorts: true, report: true },
