@@ -19,7 +19,7 @@ export const FLAGS = {
   'fuzz-requests': { type: 'integer', min: 1, max: 1_000_000, help: 'fuzz: generated requests (default 2000, quick 1000)' },
   'fuzz-seed': { type: 'integer', default: 7, min: 0, max: 2 ** 32 - 1, help: 'fuzz: seed (the same seed replays the same requests)' },
   'fuzz-concurrency': { type: 'integer', default: 16, min: 1, max: 256, help: 'fuzz: requests in flight' },
-  faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang); process-crash runs once per outside transport (tcp-process, tcp-remote, tcp-container)` },
+  faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang); process-crash runs once per transport whose services run outside the runtime` },
   'fault-service': { type: 'string', default: 'node3', choices: DOWNSTREAM_SERVICES, help: 'faults: the downstream service that fails' },
   'fault-hold-ms': { type: 'integer', min: 100, max: 60_000, help: 'faults: how long a hang or a stop lasts (default call timeout + 2000)' },
   'fault-connections': { type: 'integer', default: 8, min: 1, max: 1000, help: 'faults: autocannon connections per transport during a fault' },

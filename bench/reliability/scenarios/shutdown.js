@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { TRANSPORTS } from '../../../lib/topology.js'
 import { onCleanup } from '../../lib/processes.js'
 import { isListening } from '../../lib/ports.js'
 import { RUN_FINISHED, spawnBench } from '../bench-process.js'
@@ -30,10 +31,10 @@ export const SUITES = {
     shortRuns: ['--duration', '1', '--rounds', '10', '--transports', 'direct']
   },
   // The transports whose targets the bench starts outside the runtime (service processes, a
-  // namespace): those must go too. tcp-remote is skipped, with the reason, where no namespace can be made.
+  // namespace, containers): those must go too. Each is skipped, with the reason, where it cannot run.
   'transports-outside': {
     script: 'bench/transports/run.js',
-    args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp-process,tcp-remote,tcp-container', '--profiles', 'seed', '--wrk', 'off'],
+    args: ['--duration', '30', '--warmup', '0', '--transports', TRANSPORTS.filter((t) => t.requires).map((t) => t.name).join(','), '--profiles', 'seed', '--wrk', 'off'],
     runtimePorts: true
   },
   sweep: { script: 'bench/sweep/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp', '--dimensions', 'size'], runtimePorts: true, report: true },
