@@ -16,7 +16,7 @@ import { availableTransports, TRANSPORTS } from '../../lib/topology.js'
 // the transports whose services run outside the runtime (service processes, a remote host, containers)
 const OUTSIDE = TRANSPORTS.filter((t) => t.requires).map((t) => t.name)
 
-t.test('the plan lists the outside transports for load and a process crash, and a stop of a bench with both', async (t) => {
+t.test('the plan lists the outside transports for load and a process crash, and a stop of a bench over all of them', async (t) => {
   t.ok(OUTSIDE.length >= 3, `outside transports: ${OUTSIDE.join(', ')}`)
   t.same(outsideTransports({}), OUTSIDE, 'the harness can start each')
   const cases = casesFrom(resolveSettings({ scenarios: ['load', 'faults', 'shutdown'], quick: false, faults: ['crash', 'process-crash'], faultService: 'node3', callTimeoutMs: 3000, fuzzRequests: 1, leakRuns: 2, shutdownSuites: ['transports-outside'] }))
@@ -26,7 +26,7 @@ t.test('the plan lists the outside transports for load and a process crash, and 
     t.ok(targets.includes(`faults process-crash node3 (${transport})`), `a crash of node3's process behind ${transport}`)
   }
   t.ok(targets.includes('faults crash node3'), 'the worker crash stays one case')
-  t.ok(targets.some((target) => target.startsWith('shutdown transports-outside')), 'a stop of a bench over both')
+  t.ok(targets.some((target) => target.startsWith('shutdown transports-outside')), 'a stop of a bench over them')
   t.ok(SUITES['transports-outside'].args.join(' ').includes(`--transports ${OUTSIDE.join(',')}`), 'the stop is of a bench over every outside transport')
 })
 
