@@ -33,15 +33,16 @@ export function wattMessaging () {
 /**
  * Callee side: accept ports of one kind ('port', 'shm', 'http', …).
  * @param {string} kind
- * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => void} onPort
+ * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => (void | Record<string, unknown>)} onPort
  * @param {{ messaging?: Messaging }} [options]
  */
 export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {}) {
   messaging.handle(HANDSHAKE_PREFIX + kind, (/** @type {{ port?: unknown, meta?: unknown }} */ data) => {
     const port = data?.port
     if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new TypeError('handshake without a MessagePort')
-    onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
-    return { accepted: kind }
+    // What onPort returns (an object) travels back with the answer, e.g. which worker took the port.
+    const extra = onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
+    return { ...(extra && typeof extra === 'object' ? extra : {}), accepted: kind }
   })
 }
 
@@ -53,10 +54,23 @@ export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {})
  * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
  * @returns {Promise<import('node:worker_threads').MessagePort>}
  */
-export async function openPort (application, kind, { messaging = wattMessaging(), meta, transfer = [] } = {}) {
+export async function openPort (application, kind, options = {}) {
+  return (await openPortAnswered(application, kind, options)).port
+}
+
+/**
+ * openPort, with the callee's whole answer (what its onPort returned, and `accepted`).
+ * @param {string} application
+ * @param {string} kind
+ * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
+ * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, unknown> }>}
+ */
+export async function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [] } = {}) {
   const { port1, port2 } = new MessageChannel()
+  /** @type {Record<string, unknown> | undefined} */
+  let answer
   try {
-    const answer = /** @type {{ accepted?: string } | undefined} */ (
+    answer = /** @type {Record<string, unknown> | undefined} */ (
       await messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
     )
     if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
@@ -64,5 +78,5 @@ export async function openPort (application, kind, { messaging = wattMessaging()
     port1.close()
     throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
   }
-  return port1
+  return { port: port1, answer }
 }

@@ -6,6 +6,7 @@
 // pending request fails with a ChannelError naming it, and the next connection
 // opens a new port.
 import { Pool } from 'undici'
+import { ChannelError } from '../errors.js'
 import { openPort, wattMessaging } from '../handshake.js'
 import { PortSocket } from './port-socket.js'
 import { OPEN, PortSession } from './session.js'
@@ -31,27 +32,40 @@ export function createHttpPortDispatcher (application, { connections = 16, messa
   const caller = /** @type {any} */ (globalThis).platformatic?.applicationId ?? 'caller'
   /** @type {Promise<PortSession> | null} */
   let opening = null
-  let closed = false
 
   function session () {
     opening ??= openPort(application, HTTP_PORT_KIND, { messaging: messaging ?? wattMessaging(), meta: { caller } }).then(
-      (port) => {
-        const opened = new PortSession(port, { application, onClose: () => { if (opening === current) opening = null } })
-        if (closed) opened.close()
-        return opened
-      },
+      (port) => new PortSession(port, { application, onClose: () => { if (opening === current) opening = null } }),
       (err) => { opening = null; throw err }
     )
     const current = opening
     return current
   }
 
+  return poolOverSessions(origin, session, { application, connections, window, pool })
+}
+
+/**
+ * An undici Pool whose every connection is a PortSocket on the session `session()`
+ * gives (opened lazily, reopened by it after a loss). The port closes with the pool.
+ * @param {string} origin  sets the Host header
+ * @param {() => Promise<PortSession>} session
+ * @param {{ application: string, connections: number, window?: number, pool?: HttpPortDispatcherOptions['pool'] }} options
+ * @returns {import('undici').Pool}
+ */
+export function poolOverSessions (origin, session, { application, connections, window, pool = {} }) {
+  /** @type {PortSession | null} */
+  let last = null
+  let closed = false
+
   /** @type {import('undici').buildConnector.connector} */
   const connect = (_options, callback) => {
     // Always answers in a later turn: undici needs its connect callback called
     // asynchronously (called synchronously, the first request was never sent).
-    session().then((current) => {
-      if (current.closed) throw new Error('the port closed while connecting')
+    Promise.resolve().then(session).then((current) => {
+      last = current
+      if (closed) current.close()
+      if (current.closed) throw new ChannelError(application, 'closed', 'the port closed while connecting')
       const id = current.nextId++
       current.send(id, OPEN)
       callback(null, /** @type {any} */ (new PortSocket(current, id, { application, side: 'client', window })))
@@ -62,7 +76,7 @@ export function createHttpPortDispatcher (application, { connections = 16, messa
   // The port closes with the pool (its connections are gone by then).
   const closePort = () => {
     closed = true
-    opening?.then((current) => current.close(), () => {})
+    last?.close()
   }
   const wrapped = /** @type {any} */ (dispatcher)
   for (const method of ['close', 'destroy']) {

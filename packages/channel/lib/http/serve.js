@@ -15,23 +15,50 @@ import { PortSession, RESET } from './session.js'
  * @returns {import('node:http').Server}
  */
 export function serveHttpPort (server, { messaging, window } = {}) {
-  let closed = false
-  server.once('close', () => { closed = true })
+  serverOpen(server)
   acceptPorts(HTTP_PORT_KIND, (port, meta) => {
     // Throwing refuses the handshake: the caller's connect fails with 'unreachable'.
-    if (closed) throw new Error('the HTTP server is closed')
-    const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
-    // The session keeps the thread alive only while a connection is open, as sockets do.
-    const session = new PortSession(port, {
-      application: caller,
-      onOpen (id) {
-        // A closed server takes no new connections, as a closed listener.
-        if (closed) return session.send(id, RESET)
-        server.emit('connection', new PortSocket(session, id, { application: caller, side: 'server', window }))
-      }
-    })
+    if (!serverOpen(server)) throw new Error('the HTTP server is closed')
+    acceptConnections(server, port, meta, { window })
   }, { messaging: messaging ?? wattMessaging() })
   return server
+}
+
+const closedServers = new WeakSet()
+const watchedServers = new WeakSet()
+
+/**
+ * False once `server` has emitted 'close' (watched from the first call on).
+ * @param {import('node:http').Server} server
+ */
+export function serverOpen (server) {
+  if (!watchedServers.has(server)) {
+    watchedServers.add(server)
+    server.once('close', () => closedServers.add(server))
+  }
+  return !closedServers.has(server)
+}
+
+/**
+ * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP.
+ * @param {import('node:http').Server} server
+ * @param {import('node:worker_threads').MessagePort} port
+ * @param {unknown} meta  the caller's handshake meta ({ caller })
+ * @param {{ window?: number }} [options]
+ */
+export function acceptConnections (server, port, meta, { window } = {}) {
+  serverOpen(server)
+  const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
+  // The session keeps the thread alive only while a connection is open, as sockets do.
+  const session = new PortSession(port, {
+    application: caller,
+    onOpen (id) {
+      // A closed server takes no new connections, as a closed listener.
+      if (!serverOpen(server)) return session.send(id, RESET)
+      server.emit('connection', new PortSocket(session, id, { application: caller, side: 'server', window }))
+    }
+  })
+  return session
 }
 
 /**

@@ -1,0 +1,41 @@
+// @ts-check
+// Callee side of the drop-in: once the worker's application starts, answer
+// mesh-port handshakes by handing each caller's connections to the application's
+// own http.Server (servers.js finds it). A worker with no server to offer refuses
+// the handshake, and its callers keep using Watt's mesh.
+import { threadId, workerData } from 'node:worker_threads'
+import { acceptPorts, wattMessaging } from '../handshake.js'
+import { acceptConnections } from '../http/serve.js'
+import { theServer, watchServers } from './servers.js'
+
+/** The handshake name, apart from serveHttpPort's, so an app may run both. */
+export const MESH_PORT_KIND = 'mesh-http'
+
+let installed = false
+
+/**
+ * @param {{ window?: number, log: import('./log.js').Log }} options
+ */
+export function installCallee ({ window, log }) {
+  if (installed) return
+  installed = true
+  watchServers()
+  const platformatic = /** @type {any} */ (globalThis).platformatic
+  const register = () => {
+    try {
+      acceptPorts(MESH_PORT_KIND, (port, meta) => {
+        const found = theServer()
+        if (!found.server) throw new Error(found.reason)
+        acceptConnections(found.server, port, meta, { window })
+        return { thread: threadId, worker: workerData?.worker?.index ?? 0 }
+      }, { messaging: wattMessaging() })
+    } catch (err) {
+      // Callers find no handler and fall back to the mesh.
+      log.warn(`mesh-port: this worker does not serve http-port: ${/** @type {Error} */ (err).message}`)
+    }
+  }
+  // Watt's messaging exists once the worker is set up; the 'start' event comes
+  // right before the application starts (@platformatic/runtime lib/worker/itc.js).
+  if (platformatic?.messaging) register()
+  else platformatic?.events?.once('start', register)
+}

@@ -1,0 +1,104 @@
+// @ts-check
+// The drop-in: an undici interceptor for Watt's runtime-level `undici.interceptors`,
+// which Watt composes in front of its mesh in every worker. Requests to
+// http://<app>.plt.local go over http-port to the app's own http.Server, one link
+// per worker; everything else, and every app that does not serve http-port, falls
+// through to the mesh unchanged. The same factory installs the callee side in the
+// worker it runs in, so one config entry covers callers and callees alike.
+import { workerData } from 'node:worker_threads'
+import { installCallee } from './callee.js'
+import { workerLog } from './log.js'
+import { ApplicationRoute } from './route.js'
+import { WorkerDirectory } from './workers.js'
+
+const MESH_DOMAIN = '.plt.local'
+
+/**
+ * @typedef {object} MeshPortOptions
+ * @property {number} [connections]  http-port connections per target worker (the calls in flight to it); default 32
+ * @property {number} [window]       flow-control window per connection and direction, bytes
+ * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  other undici Pool options (timeouts, keep-alive)
+ * @property {string[]} [exclude]    applications always left to the mesh
+ */
+
+/** @type {Map<string, ApplicationRoute>} */
+const routes = new Map()
+/** @type {WorkerDirectory | null} */
+let directory = null
+
+/**
+ * Watt calls this once per worker with the config's `options`.
+ * @param {MeshPortOptions} [options]
+ * @returns {import('undici').Dispatcher.DispatcherComposeInterceptor}
+ */
+export default function createMeshPortInterceptor (options = {}) {
+  const { connections = 32, window, pool = {}, exclude = [] } = options ?? {}
+  if (!Number.isInteger(connections) || connections < 1) throw new TypeError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
+  if (!Array.isArray(exclude)) throw new TypeError('mesh-port: "exclude" must be an array of application ids')
+  const log = workerLog()
+  installCallee({ window, log })
+
+  const known = applicationIds()
+  directory ??= new WorkerDirectory((application) => routes.get(application)?.workersChanged())
+  const workers = directory
+  const caller = String(/** @type {any} */ (workerData)?.applicationConfig?.id ?? 'caller')
+  /** @type {Map<string, ApplicationRoute | null>} */
+  const byOrigin = new Map()
+
+  /** @param {unknown} origin */
+  const routeOf = (origin) => {
+    const text = typeof origin === 'string' ? origin : String(origin ?? '')
+    let route = byOrigin.get(text)
+    if (route !== undefined) return route
+    route = null
+    try {
+      const url = new URL(text)
+      const application = url.hostname.endsWith(MESH_DOMAIN) ? url.hostname.slice(0, -MESH_DOMAIN.length) : ''
+      // Unknown *.plt.local hosts are left to the mesh, which fails them its own way.
+      if (url.protocol === 'http:' && known.has(application) && !exclude.includes(application)) {
+        route = routes.get(application) ?? new ApplicationRoute(application, { connections, window, pool, workers, log, caller })
+        routes.set(application, route)
+      }
+    } catch {}
+    if (byOrigin.size < 1024) byOrigin.set(text, route)
+    return route
+  }
+
+  return (dispatch) => function meshPortDispatch (opts, handler) {
+    const route = opts.origin ? routeOf(opts.origin) : null
+    if (route === null) return dispatch(opts, handler)
+    const link = route.next()
+    if (link === null) {
+      route.countMesh()
+      return dispatch(opts, handler)
+    }
+    link.calls++
+    link.tally.inc()
+    return link.pool.dispatch(opts, handler)
+  }
+}
+
+/** The runtime's application ids (the mesh's hosts), from the worker's config. */
+function applicationIds () {
+  const applications = /** @type {any} */ (workerData)?.config?.applications
+  return new Set(Array.isArray(applications) ? applications.map((a) => String(a?.id)) : [])
+}
+
+/**
+ * What this thread's drop-in did so far, per target application: the path it
+ * takes now, why it falls back if it does, requests over the mesh and per worker.
+ * @returns {Record<string, { path: string, reason: string, meshCalls: number, workers: { worker: number, thread: number, calls: number }[] }>}
+ */
+export function meshPortStats () {
+  /** @type {ReturnType<typeof meshPortStats>} */
+  const out = {}
+  for (const [application, route] of routes) {
+    out[application] = {
+      path: route.mode,
+      reason: route.reason,
+      meshCalls: route.meshCalls,
+      workers: route.links.map((l) => ({ worker: l.worker, thread: l.thread, calls: l.calls }))
+    }
+  }
+  return out
+}

@@ -1,0 +1,14 @@
+// @ts-check
+// The worker's logger (Watt's pino, with the application's name), or stderr
+// outside Watt. Route decisions are logged at info: PLT_LOG_LEVEL=info shows them.
+
+/** @typedef {{ info: (msg: string) => void, warn: (msg: string) => void }} Log */
+
+/** @returns {Log} */
+export function workerLog () {
+  const logger = () => /** @type {any} */ (globalThis).platformatic?.logger
+  return {
+    info: (msg) => logger()?.info(msg),
+    warn: (msg) => { const l = logger(); if (l) l.warn(msg); else process.emitWarning(msg) }
+  }
+}

@@ -1,0 +1,58 @@
+// @ts-check
+// The HTTP servers of this thread, found without touching the application's code:
+// node:http's createServer is wrapped (Fastify, Express's listen() and plain apps
+// all make their server through it) and servers that listen are seen on Node's
+// 'net.server.listen' tracing channel (a server built with `new http.Server`).
+// Only servers made after install() are seen: the drop-in installs while Watt
+// sets up the worker's dispatcher, before the application's code is loaded.
+import { tracingChannel } from 'node:diagnostics_channel'
+import http from 'node:http'
+import { syncBuiltinESMExports } from 'node:module'
+
+/** @type {Set<http.Server>} */
+const servers = new Set()
+let installed = false
+
+export function watchServers () {
+  if (installed) return
+  installed = true
+  const original = http.createServer
+  /**
+   * @this {unknown}
+   * @param {any[]} args
+   */
+  function createServer (...args) {
+    const server = /** @type {any} */ (original).apply(this, args)
+    remember(server)
+    return server
+  }
+  http.createServer = /** @type {typeof http.createServer} */ (createServer)
+  // `import { createServer } from 'node:http'` reads the ESM view of the module: refresh it.
+  syncBuiltinESMExports()
+  const noop = () => {}
+  tracingChannel('net.server.listen').subscribe({
+    start (/** @type {any} */ context) { if (context?.server instanceof http.Server) remember(context.server) },
+    end: noop,
+    asyncStart: noop,
+    asyncEnd: noop,
+    error: noop
+  })
+}
+
+/** @param {http.Server} server */
+function remember (server) {
+  if (servers.has(server)) return
+  servers.add(server)
+  server.once('close', () => servers.delete(server))
+}
+
+/**
+ * The one HTTP server of this worker, or why there is none to serve http-port with.
+ * @returns {{ server: http.Server, reason?: undefined } | { server?: undefined, reason: string }}
+ */
+export function theServer () {
+  const serving = [...servers].filter((server) => server.listenerCount('request') > 0)
+  if (serving.length === 1) return { server: serving[0] }
+  if (serving.length === 0) return { reason: 'no node:http server in this worker (an app without HTTP, one run as a child process, or one the mesh reaches by inject only)' }
+  return { reason: `${serving.length} node:http servers in this worker: the drop-in cannot tell which one the mesh serves` }
+}
