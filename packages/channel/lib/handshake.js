@@ -33,7 +33,8 @@ export function wattMessaging () {
 /**
  * Callee side: accept ports of one kind ('port', 'shm', 'http', …).
  * @param {string} kind
- * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => (void | Record<string, unknown>)} onPort
+ * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => (void | Record<string, unknown> | Promise<void | Record<string, unknown>>)} onPort
+ *   may be async: the answer waits for it (the port is ours meanwhile)
  * @param {{ messaging?: Messaging }} [options]
  */
 export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {}) {
@@ -42,8 +43,22 @@ export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {})
     if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new TypeError('handshake without a MessagePort')
     // What onPort returns (an object) travels back with the answer, e.g. which worker took the port.
     const extra = onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
-    return { ...(extra && typeof extra === 'object' ? extra : {}), accepted: kind }
+    if (extra instanceof Promise) {
+      return extra.then((value) => answerOf(kind, value), (err) => {
+        /** @type {any} */ (port).close()
+        throw err
+      })
+    }
+    return answerOf(kind, extra)
   })
+}
+
+/**
+ * @param {string} kind
+ * @param {unknown} extra
+ */
+function answerOf (kind, extra) {
+  return { ...(extra && typeof extra === 'object' ? extra : {}), accepted: kind }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { threadId, workerData } from 'node:worker_threads'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
-import { theServer, watchServers } from './servers.js'
+import { theServer, watchServers, whenServing } from './servers.js'
 
 /** The handshake name, apart from serveHttpPort's, so an app may run both. */
 export const MESH_PORT_KIND = 'mesh-http'
@@ -23,9 +23,10 @@ export function installCallee ({ window, log }) {
   const platformatic = /** @type {any} */ (globalThis).platformatic
   const register = () => {
     try {
-      acceptPorts(MESH_PORT_KIND, (port, meta) => {
+      acceptPorts(MESH_PORT_KIND, async (port, meta) => {
         const found = theServer()
         if (!found.server) throw new Error(found.reason)
+        await whenServing(found.server)
         acceptConnections(found.server, port, meta, { window })
         return { thread: threadId, worker: workerData?.worker?.index ?? 0 }
       }, { messaging: wattMessaging() })

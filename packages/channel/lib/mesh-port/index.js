@@ -68,14 +68,43 @@ export default function createMeshPortInterceptor (options = {}) {
     const route = opts.origin ? routeOf(opts.origin) : null
     if (route === null) return dispatch(opts, handler)
     const link = route.next()
-    if (link === null) {
+    if (link !== null) return sendOver(link, opts, handler)
+    if (route.mode === 'mesh' || route.mode === 'waiting') {
       route.countMesh()
       return dispatch(opts, handler)
     }
-    link.calls++
-    link.tally.inc()
-    return link.pool.dispatch(opts, handler)
+    // First contact, or a worker change under way: wait for the handshake rather
+    // than mix paths. (An Express app the mesh has injected into once cannot serve
+    // real HTTP any more: light-my-request rewires Express's request prototypes.)
+    route.refresh().then(() => {
+      const linked = route.next()
+      if (linked !== null) return sendOver(linked, opts, handler)
+      route.countMesh()
+      dispatch(opts, handler)
+    }).catch((err) => failHandler(handler, err))
+    return true
   }
+}
+
+/**
+ * @param {import('./route.js').Link} link
+ * @param {import('undici').Dispatcher.DispatchOptions} opts
+ * @param {any} handler
+ */
+function sendOver (link, opts, handler) {
+  link.calls++
+  link.tally.inc()
+  return link.pool.dispatch(opts, handler)
+}
+
+/**
+ * Reports an error to a handler of either undici handler API.
+ * @param {any} handler
+ * @param {Error} err
+ */
+function failHandler (handler, err) {
+  if (typeof handler.onResponseError === 'function') handler.onResponseError(null, err)
+  else handler.onError?.(err)
 }
 
 /** The runtime's application ids (the mesh's hosts), from the worker's config. */

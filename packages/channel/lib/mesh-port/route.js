@@ -114,7 +114,13 @@ export class ApplicationRoute {
       try {
         opened = await openPortAnswered(this.application, MESH_PORT_KIND, { messaging: wattMessaging(), meta: { caller: this.options.caller } })
       } catch (err) {
-        return this.fallBack(refusal(/** @type {Error} */ (err)))
+        const why = refusal(/** @type {Error} */ (err))
+        if (why.refused) return this.fallBack(why.reason)
+        // Not a refusal (the worker went away meanwhile, a timeout): use the mesh
+        // until the runtime announces its workers again, then look again.
+        log.info(`mesh-port: ${this.application}: handshake failed (${why.reason}); over the mesh until its workers change`)
+        if (this.links.length === 0) this.mode = 'waiting'
+        return
       }
       const thread = Number(opened.answer.thread)
       if (this.links.some((l) => l.thread === thread) || !workers.isLive(this.application, thread)) {
@@ -199,12 +205,15 @@ function load (link) {
 }
 
 /**
- * Why a handshake failed, in one line (messaging's own wording kept).
+ * Why a handshake failed, and whether the worker refused it (no server to offer,
+ * no drop-in there) rather than failing to answer. Messaging's wording is kept.
  * @param {Error} err
+ * @returns {{ refused: boolean, reason: string }}
  */
 function refusal (err) {
   const cause = /** @type {any} */ (err).cause
   const text = String(cause?.message ?? err.message)
-  if (/handler/i.test(text) && /not found|missing|no handler/i.test(text)) return 'its workers do not run the drop-in (no mesh-port handler)'
-  return text
+  if (/handler/i.test(text) && /not found|missing|no handler/i.test(text)) return { refused: true, reason: 'its workers do not run the drop-in (no mesh-port handler)' }
+  if (/Handler failed/i.test(text)) return { refused: true, reason: text.replace(/^Handler failed with error: /, '') }
+  return { refused: false, reason: text }
 }

@@ -5,12 +5,19 @@
 // 'net.server.listen' tracing channel (a server built with `new http.Server`).
 // Only servers made after install() are seen: the drop-in installs while Watt
 // sets up the worker's dispatcher, before the application's code is loaded.
-import { tracingChannel } from 'node:diagnostics_channel'
+import { subscribe, tracingChannel } from 'node:diagnostics_channel'
 import http from 'node:http'
 import { syncBuiltinESMExports } from 'node:module'
 
 /** @type {Set<http.Server>} */
 const servers = new Set()
+/**
+ * Fastify instances by their server: one that never listens (a non-entrypoint
+ * @platformatic/service) is made ready only by its first inject, and serving real
+ * HTTP before its hooks are compiled crashes it, so the callee awaits ready() first.
+ * @type {WeakMap<http.Server, { ready: () => PromiseLike<unknown> }>}
+ */
+const fastifyOf = new WeakMap()
 let installed = false
 
 export function watchServers () {
@@ -29,6 +36,11 @@ export function watchServers () {
   http.createServer = /** @type {typeof http.createServer} */ (createServer)
   // `import { createServer } from 'node:http'` reads the ESM view of the module: refresh it.
   syncBuiltinESMExports()
+  // Published by every Fastify instance as it is built (fastify.js, initChannel).
+  subscribe('fastify.initialization', (/** @type {any} */ message) => {
+    const app = message?.fastify
+    if (app?.server instanceof http.Server) fastifyOf.set(app.server, app)
+  })
   const noop = () => {}
   tracingChannel('net.server.listen').subscribe({
     start (/** @type {any} */ context) { if (context?.server instanceof http.Server) remember(context.server) },
@@ -44,6 +56,14 @@ function remember (server) {
   if (servers.has(server)) return
   servers.add(server)
   server.once('close', () => servers.delete(server))
+}
+
+/**
+ * Resolves once `server` can take real HTTP (its Fastify app, if any, is ready).
+ * @param {http.Server} server
+ */
+export async function whenServing (server) {
+  await fastifyOf.get(server)?.ready()
 }
 
 /**

@@ -1,0 +1,60 @@
+// Starts test/mesh-port/fixture (a front caller and one target per app kind) on
+// free loopback ports, with Watt's mesh (watt.json) or the drop-in
+// (watt.mesh-port.json), and stops it when the test ends.
+import { join } from 'node:path'
+import { request } from 'undici'
+import { freePorts } from '../../bench/lib/ports.js'
+import { startRuntime } from '../../bench/lib/runtime.js'
+
+const FIXTURE = join(import.meta.dirname, '..', 'mesh-port', 'fixture')
+
+/**
+ * @param {import('tap').Test} t
+ * @param {'mesh' | 'drop-in'} mode
+ */
+export async function startFixture (t, mode) {
+  const [port, metrics, plain] = await freePorts(3)
+  const runtime = await startRuntime({
+    env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
+    reuse: false,
+    configFile: join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json'),
+    readyPaths: ['/ready']
+  })
+  t.teardown(() => runtime.stop())
+
+  /**
+   * One call through the front: `to` is an origin (http://plain.plt.local, or TCP).
+   * @param {string} to
+   * @param {string} path
+   * @param {{ method?: string, body?: any, headers?: Record<string, string>, client?: 'fetch', timeout?: number }} [options]
+   */
+  async function call (to, path, { method = 'GET', body, headers, client, timeout } = {}) {
+    const query = new URLSearchParams({ to, path, ...(client ? { client } : {}), ...(timeout ? { timeout: String(timeout) } : {}) })
+    const answer = await request(`${runtime.url}/proxy?${query}`, { method: /** @type {any} */ (method), body, headers })
+    const bytes = Buffer.from(await answer.body.arrayBuffer())
+    return { status: answer.statusCode, headers: answer.headers, bytes, text: bytes.toString('latin1') }
+  }
+
+  /** @returns {Promise<Record<string, { path: string, reason: string, meshCalls: number, workers: { worker: number, thread: number, calls: number }[] }>>} */
+  async function stats () {
+    const answer = await request(`${runtime.url}/stats`)
+    return /** @type {any} */ (await answer.body.json())
+  }
+
+  /** The drop-in's counter, from Watt's metrics endpoint: `${target} ${path} ${targetWorker}` → count. */
+  async function counted () {
+    const answer = await request(`http://127.0.0.1:${metrics}/metrics`)
+    const text = await answer.body.text()
+    /** @type {Record<string, number>} */
+    const out = {}
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('watt_lab_mesh_port_requests_total{')) continue
+      const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+      const key = `${labels.target} ${labels.path} ${labels.targetWorker}`
+      out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
+    }
+    return out
+  }
+
+  return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted }
+}

@@ -1,0 +1,84 @@
+// Which app kinds the drop-in serves over http-port and which fall back to the
+// mesh, with configuration alone (test/mesh-port/fixture/watt.mesh-port.json is
+// watt.json plus the undici block), proved by the drop-in's own stats and counter.
+import { test } from 'tap'
+import { startFixture } from '../helpers/mesh-fixture.js'
+
+const OVER_HTTP_PORT = ['plain', 'svc', 'express', 'fastnode', 'factory', 'two']
+const OVER_MESH = ['bare', 'bg']
+
+test('the drop-in serves every kind with one node:http server over http-port, the others fall back to the mesh', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  for (const app of [...OVER_HTTP_PORT, ...OVER_MESH]) {
+    // The first request to an app waits for the handshake, then takes the decided path.
+    await fixture.call(`http://${app}.plt.local`, '/whoami')
+  }
+  // Settled: the route of each app is decided.
+  const settled = await fixture.stats()
+  for (const app of OVER_HTTP_PORT) {
+    const before = settled[app]
+    t.equal(before?.path, 'http-port', `${app}: over http-port`)
+    for (let i = 0; i < 4; i++) {
+      const answer = await fixture.call(`http://${app}.plt.local`, '/whoami')
+      t.equal(answer.status, 200)
+      t.equal(JSON.parse(answer.text).app, app, `${app} answered`)
+    }
+    const after = (await fixture.stats())[app]
+    t.equal(after.meshCalls, 0, `${app}: no request took the mesh, the first one included`)
+    t.equal(after.workers.reduce((n, w) => n + w.calls, 0) - before.workers.reduce((n, w) => n + w.calls, 0), 4, `${app}: 4 requests over http-port`)
+  }
+  const bare = await fixture.call('http://bare.plt.local', '/hello')
+  t.equal(bare.text, 'hello bare', 'an Express app exported without a server still answers, over the mesh')
+  const stats = await fixture.stats()
+  for (const app of OVER_MESH) {
+    t.equal(stats[app]?.path, 'mesh', `${app}: falls back to the mesh`)
+    t.match(stats[app].reason, /no node:http server in this worker/, `${app}: and says why`)
+    t.same(stats[app].workers, [], `${app}: no http-port link`)
+  }
+  const bg = await fixture.call('http://bg.plt.local', '/hello')
+  t.equal(bg.status, 502)
+  t.match(JSON.parse(bg.text).error.message, /Background services cannot receive HTTP requests via the mesh/, 'a background app fails as the mesh fails it')
+
+  const counted = await fixture.counted()
+  t.ok(counted['plain http-port 0'] >= 4, 'the counter on Watt\'s metrics endpoint shows plain over http-port')
+  t.ok(counted['bare mesh '] >= 2, 'and bare over the mesh')
+  t.notOk(Object.keys(counted).some((key) => key.startsWith('plain mesh')), 'plain never took the mesh')
+})
+
+test('unknown *.plt.local hosts fail as the mesh fails them; other origins are untouched', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  const unknown = await fixture.call('http://nosuch.plt.local', '/hello')
+  t.equal(unknown.status, 502)
+  t.match(JSON.parse(unknown.text).error.message, /No target found for nosuch\.plt\.local/, "the mesh's own error")
+  const tcp = await fixture.call(`http://127.0.0.1:${fixture.plainPort}`, '/hello')
+  t.equal(tcp.text, 'hello plain', 'loopback TCP answers')
+  const stats = await fixture.stats()
+  t.same(Object.keys(stats), [], 'neither request became a drop-in route')
+})
+
+test('without the drop-in the same calls answer over the mesh and the counter does not exist', async (t) => {
+  const fixture = await startFixture(t, 'mesh')
+  const answer = await fixture.call('http://plain.plt.local', '/hello')
+  t.equal(answer.text, 'hello plain')
+  t.same(await fixture.stats(), {}, 'no route was made')
+  t.same(await fixture.counted(), {}, 'no drop-in counter on the metrics endpoint')
+})
+
+test('an application with two workers gets its even share, in turn', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  await fixture.call('http://two.plt.local', '/whoami')
+  /** @type {Record<number, number>} */
+  const seen = {}
+  for (let i = 0; i < 20; i++) {
+    const { worker } = JSON.parse((await fixture.call('http://two.plt.local', '/whoami')).text)
+    seen[worker] = (seen[worker] ?? 0) + 1
+  }
+  t.same(Object.keys(seen).sort(), ['0', '1'], 'both workers answered')
+  t.ok(seen[0] >= 8 && seen[0] <= 12, `worker 0 got ${seen[0]} of 20`)
+  const concurrent = await Promise.all(Array.from({ length: 40 }, () => fixture.call('http://two.plt.local', '/slow?ms=20')))
+  t.ok(concurrent.every((a) => a.status === 200), '40 concurrent requests answered')
+  const workers = (await fixture.stats()).two.workers
+  t.equal(workers.length, 2)
+  const [a, b] = workers.map((w) => w.calls)
+  t.ok(Math.abs(a - b) <= Math.ceil(0.2 * (a + b) / 2), `shares within 20% of even: ${a} and ${b}`)
+})
