@@ -51,6 +51,23 @@ t.test('a chunked answer (no content-length, many writes) arrives whole', async 
   t.ok(overPort.body.equals(patternBytes(size)))
 })
 
+t.test('a consumer that pauses with a full window gets the rest (credit returns as it reads)', async (t) => {
+  // Several windows of chunked data, read by a consumer that stops for a while
+  // after each chunk: the buffered window must be credited as it is read, not
+  // only when new data arrives (which needs credit: a stall, seen in the lab).
+  const size = 5 * 1024 * 1024 + 11
+  for (const [name, dispatcher] of both) {
+    // A stall fails the read after 30 s instead of hanging the file.
+    const answer = await dispatcher.request({ method: 'GET', path: `/chunked?size=${size}&chunk=16384`, signal: AbortSignal.timeout(30_000) })
+    let received = 0
+    for await (const chunk of answer.body) {
+      received += chunk.length
+      if (received % (512 * 1024) < chunk.length) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    t.equal(received, size, `${name}: every byte arrived`)
+  }
+})
+
 t.test('request bodies: with content-length and chunked from a stream', async (t) => {
   const payload = patternBytes(1024 * 1024 + 3)
   for (const [name, dispatcher] of both) {

@@ -55,8 +55,6 @@ export class PortSocket extends Duplex {
     /** @type {NodeJS.Timeout | null} */
     this.idleTimer = null
     this.timeout = 0
-    this.creditCheckQueued = false
-    this.afterRead = this.afterRead.bind(this)
     session.add(id, this)
   }
 
@@ -123,18 +121,20 @@ export class PortSocket extends Duplex {
     }
   }
 
-  // read() calls _read before it takes the data out of the buffer, and calls it
-  // again only after the next push: count what was consumed once read() is done.
-  _read () {
-    if (this.unreturned > 0 && !this.creditCheckQueued) {
-      this.creditCheckQueued = true
-      queueMicrotask(this.afterRead)
-    }
-  }
+  // Data arrives only as the peer has credit: nothing to fetch here.
+  _read () {}
 
-  afterRead () {
-    this.creditCheckQueued = false
-    if (!this.destroyed) this.returnCredit()
+  /**
+   * Credit goes back as the consumer takes data out of the buffer. Counting in
+   * _read is not enough: Node calls _read again only after the next push, and a
+   * peer out of credit pushes nothing, so a consumer that paused with a full
+   * window (a slow downstream) stalled both sides for good.
+   * @param {number} [size]
+   */
+  read (size) {
+    const chunk = super.read(size)
+    if (this.unreturned > 0 && !this.destroyed) this.returnCredit()
+    return chunk
   }
 
   /**
