@@ -20,7 +20,11 @@ export async function startFixture (t, mode) {
     configFile: join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json'),
     readyPaths: ['/ready']
   })
-  t.teardown(() => runtime.stop())
+  t.teardown(async () => {
+    // A failed test shows what the drop-in decided and why.
+    if (!t.passing()) t.comment(runtime.output().split('\n').filter((line) => line.includes('mesh-port')).join('\n'))
+    await runtime.stop()
+  })
 
   /**
    * One call through the front: `to` is an origin (http://plain.plt.local, or TCP).

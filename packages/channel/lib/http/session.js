@@ -14,12 +14,15 @@
 //   FIN         the sender ended its side of that connection (half-close)
 //   RESET       that connection is gone here: data sent to it went nowhere (a TCP RST)
 //   OPEN        (caller to callee) a new connection with this id
+//   GOAWAY      (callee to caller, connection id 0) the worker is stopping: open no
+//               new connection; those open finish (HTTP/2's GOAWAY, for the drop-in)
 // A closed port (crash, stop, restart, terminate) resets every connection on it.
 import { ChannelError } from '../errors.js'
 
 export const FIN = -1
 export const RESET = -2
 export const OPEN = -3
+export const GOAWAY = -4
 /** Above this, data travels as a transferred buffer (V8 makes strings near 1 MB external, slow to post). */
 export const STRING_LIMIT = 256 * 1024
 
@@ -41,14 +44,15 @@ export function openConnections () {
 export class PortSession {
   /**
    * @param {import('node:worker_threads').MessagePort} port
-   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void }} options
-   *   onOpen: callee side, a caller opened connection `id`
+   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void, onGoAway?: () => void }} options
+   *   onOpen: callee side, a caller opened connection `id`; onGoAway: caller side, the callee is stopping
    */
-  constructor (port, { application, onOpen, onClose }) {
+  constructor (port, { application, onOpen, onClose, onGoAway }) {
     this.port = port
     this.application = application
     this.onOpen = onOpen
     this.onClose = onClose
+    this.onGoAway = onGoAway
     /** @type {Map<number, SessionSocket>} */
     this.sockets = new Map()
     this.nextId = 1
@@ -127,6 +131,7 @@ export class PortSession {
       if (typeof id !== 'number') return this.protocolError(`a connection id of type ${typeof id}`)
       const socket = this.sockets.get(id)
       if (socket) socket.onFrame(payload)
+      else if (id === 0 && payload === GOAWAY) this.onGoAway?.()
       else if (payload === OPEN) {
         if (!this.onOpen || !Number.isSafeInteger(id) || id <= 0) return this.protocolError(`an unexpected open of connection ${id}`)
         this.onOpen(id)

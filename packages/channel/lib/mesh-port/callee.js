@@ -6,12 +6,16 @@
 import { threadId, workerData } from 'node:worker_threads'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
+import { GOAWAY } from '../http/session.js'
 import { theServer, watchServers, whenServing } from './servers.js'
 
 /** The handshake name, apart from serveHttpPort's, so an app may run both. */
 export const MESH_PORT_KIND = 'mesh-http'
 
 let installed = false
+let stopping = false
+/** @type {Set<import('../http/session.js').PortSession>} */
+const sessions = new Set()
 
 /**
  * @param {{ window?: number, log: import('./log.js').Log }} options
@@ -24,10 +28,13 @@ export function installCallee ({ window, log }) {
   const register = () => {
     try {
       acceptPorts(MESH_PORT_KIND, async (port, meta) => {
+        if (stopping) throw new Error(STOPPING)
         const found = theServer()
         if (!found.server) throw new Error(found.reason)
         await whenServing(found.server)
-        acceptConnections(found.server, port, meta, { window })
+        const session = acceptConnections(found.server, port, meta, { window })
+        sessions.add(session)
+        session.onClose = () => sessions.delete(session)
         return { thread: threadId, worker: workerData?.worker?.index ?? 0 }
       }, { messaging: wattMessaging() })
     } catch (err) {
@@ -39,4 +46,13 @@ export function installCallee ({ window, log }) {
   // right before the application starts (@platformatic/runtime lib/worker/itc.js).
   if (platformatic?.messaging) register()
   else platformatic?.events?.once('start', register)
+  // Watt stops this worker (a restart, a scale-down, the runtime's stop): callers
+  // take no new connection here, and those open finish, as the server drains them.
+  platformatic?.events?.once('stop', () => {
+    stopping = true
+    for (const session of sessions) session.send(0, GOAWAY)
+  })
 }
+
+/** A handshake refused for this reason is tried on another worker, not taken as a fallback. */
+export const STOPPING = 'this worker is stopping'

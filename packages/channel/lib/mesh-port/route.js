@@ -5,11 +5,11 @@
 // (ties in turn), so a hung worker stops getting new ones; while no link is
 // open (first contact, a restart in progress, a refusal) they take the mesh.
 import { ChannelError } from '../errors.js'
-import { openPortAnswered, wattMessaging } from '../handshake.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
-import { MESH_PORT_KIND } from './callee.js'
+import { MESH_PORT_KIND, STOPPING } from './callee.js'
 import { tally } from './metrics.js'
+import { handshakeWorker } from './worker-handshake.js'
 
 /**
  * @typedef {object} Link
@@ -49,6 +49,10 @@ export class ApplicationRoute {
     this.again = false
     this.turn = 0
     this.meshCalls = 0
+    /** Looks again while a started worker has no link (other sends shifted messaging's turn). */
+    this.retries = 0
+    /** @type {NodeJS.Timeout | null} */
+    this.retryTimer = null
     /** @type {import('./metrics.js').Tally | null} */
     this.meshTally = null
   }
@@ -101,33 +105,35 @@ export class ApplicationRoute {
   }
 
   async look () {
-    const { workers, log } = this.options
-    const live = await workers.of(this.application)
-    for (const link of [...this.links]) {
-      if (!live.some((w) => w.thread === link.thread)) this.drop(link, 'its worker is gone')
-    }
-    const missing = () => live.filter((w) => !this.links.some((l) => l.thread === w.thread) && workers.isLive(this.application, w.thread))
-    // Messaging picks workers in turn, so N handshakes in a row reach N workers;
-    // other sends from this thread can shift the turn, hence a few more tries.
-    for (let tries = missing().length * 2 + 1; missing().length > 0 && tries > 0; tries--) {
+    const { workers, log, caller } = this.options
+    // Asked afresh each time (the runtime's own list): links are dropped by their
+    // port (exit) or a GOAWAY (stop), never from a list that may be stale.
+    const live = await workers.ask(this.application)
+    const missing = () => live.filter((w) => !this.links.some((l) => l.thread === w.thread))
+    for (const target of missing()) {
       let opened
       try {
-        opened = await openPortAnswered(this.application, MESH_PORT_KIND, { messaging: wattMessaging(), meta: { caller: this.options.caller } })
+        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: { caller } })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
+        if (why.reason.includes(STOPPING)) continue // on its way out: its replacement comes with the next change
         if (why.refused) return this.fallBack(why.reason)
-        // Not a refusal (the worker went away meanwhile, a timeout): use the mesh
-        // until the runtime announces its workers again, then look again.
-        log.info(`mesh-port: ${this.application}: handshake failed (${why.reason}); over the mesh until its workers change`)
-        if (this.links.length === 0) this.mode = 'waiting'
-        return
+        // Not a refusal (the worker went away meanwhile, a timeout): the mesh meanwhile if
+        // nothing is linked, and a look again shortly.
+        log.info(`mesh-port: ${this.application}: handshake with worker ${target.worker} failed (${why.reason}); looking again`)
+        continue
       }
       const thread = Number(opened.answer.thread)
-      if (this.links.some((l) => l.thread === thread) || !workers.isLive(this.application, thread)) {
-        opened.port.close() // a worker linked already, or one that has just gone
+      if (this.links.some((l) => l.thread === thread)) {
+        opened.port.close()
         continue
       }
       this.add(thread, Number(opened.answer.worker), opened.port)
+    }
+    if (missing().length > 0 && this.retries < MAX_RETRIES) {
+      this.retries++
+      if (this.retryTimer) clearTimeout(this.retryTimer)
+      this.retryTimer = setTimeout(() => this.refresh(), 50 * this.retries).unref()
     }
     if (this.links.length === 0) {
       this.mode = 'waiting' // no worker started yet: look again when the workers change
@@ -149,9 +155,11 @@ export class ApplicationRoute {
     const link = /** @type {any} */ ({ thread, worker, calls: 0, tally: tally(application, 'http-port', worker) })
     link.session = new PortSession(port, {
       application,
-      // The worker exited, crashed or was replaced: its in-flight requests have
-      // failed at once (ChannelError 'closed'); no new one goes there.
-      onClose: () => this.drop(link, 'its port closed')
+      // The worker exited or crashed: its in-flight requests have failed at once
+      // (ChannelError 'closed'); no new one goes there.
+      onClose: () => this.drop(link, 'its port closed'),
+      // The worker is stopping: no new request goes there, those in flight finish.
+      onGoAway: () => this.retire(link)
     })
     const session = link.session
     link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
@@ -176,6 +184,21 @@ export class ApplicationRoute {
     this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} dropped: ${why}`)
   }
 
+  /**
+   * Out of the rotation now; its pool closes once its requests are done (the
+   * port's close still fails any left when the worker exits), and the workers
+   * are looked at again for the replacement.
+   * @param {Link} link
+   */
+  retire (link) {
+    if (!this.links.includes(link)) return
+    this.links = this.links.filter((l) => l !== link)
+    link.pool.close().catch(() => {}).finally(() => link.session.close())
+    this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} is stopping: no new requests to it`)
+    this.retries = 0
+    this.refresh()
+  }
+
   /** @param {string} reason */
   fallBack (reason) {
     for (const link of [...this.links]) this.drop(link, 'the application falls back to the mesh')
@@ -186,17 +209,19 @@ export class ApplicationRoute {
 
   /** The application's workers changed (start, stop, crash, restart): look again, also after a fallback. */
   workersChanged () {
-    const { workers } = this.options
-    for (const link of [...this.links]) {
-      if (!workers.isLive(this.application, link.thread)) this.drop(link, 'its worker stopped')
-    }
-    if (this.mode !== 'unknown') this.refresh() // never looked at: the first request will
+    this.retries = 0
+    // Also during the first look: a worker that started meanwhile may be missing from it.
+    if (this.mode !== 'unknown' || this.refreshing) this.refresh()
   }
 
   close () {
+    if (this.retryTimer) clearTimeout(this.retryTimer)
     for (const link of [...this.links]) this.drop(link, 'the caller closed')
   }
 }
+
+/** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
+const MAX_RETRIES = 10
 
 /** @param {Link} link */
 function load (link) {

@@ -1,0 +1,53 @@
+// @ts-check
+// A handshake with ONE given worker of an application. Watt's messaging picks a
+// worker round robin from a list it learns from the runtime's broadcasts, and a
+// thread whose messaging was made after a target's workers started never hears
+// of them (seen: "No workers available", or one worker of two, for seconds). So
+// the channel to the worker is asked of the runtime itself, as messaging does
+// internally (ITC 'getWorkerMessagingChannel', @platformatic/runtime
+// lib/runtime.js), and the one request is sent on it in messaging's own format
+// (@platformatic/itc: PLT_ITC_REQUEST / PLT_ITC_RESPONSE, version 1.0.0).
+import { randomUUID } from 'node:crypto'
+import { MessageChannel } from 'node:worker_threads'
+import { ChannelError } from '../errors.js'
+import { HANDSHAKE_PREFIX } from '../handshake.js'
+
+const TIMEOUT_MS = 10_000
+
+/**
+ * @param {{ caller: string, application: string, worker: number, kind: string, meta?: unknown }} options
+ * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, any> }>}
+ */
+export async function handshakeWorker ({ caller, application, worker, kind, meta }) {
+  const itc = /** @type {any} */ (globalThis).platformatic?.itc
+  if (!itc) throw new ChannelError(application, 'unreachable', 'no Watt ITC in this thread')
+  /** @type {import('node:worker_threads').MessagePort} */
+  let channel
+  try {
+    channel = await itc.send('getWorkerMessagingChannel', { id: caller, application, worker })
+  } catch (err) {
+    throw new ChannelError(application, 'unreachable', `no channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
+  }
+  const { port1, port2 } = new MessageChannel()
+  const reqId = randomUUID()
+  try {
+    const answer = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker ${worker} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+      channel.on('message', (/** @type {any} */ message) => {
+        if (message?.type !== 'PLT_ITC_RESPONSE' || message.reqId !== reqId) return
+        clearTimeout(timer)
+        if (message.error) reject(Object.assign(new Error(String(message.error.message ?? message.error)), { code: message.error.code }))
+        else resolve(message.data)
+      })
+      channel.once('close', () => { clearTimeout(timer); reject(new Error(`worker ${worker} closed the channel`)) })
+      channel.postMessage({ type: 'PLT_ITC_REQUEST', version: '1.0.0', reqId, name: HANDSHAKE_PREFIX + kind, data: { port: port2, meta } }, [port2])
+    })
+    if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
+    return { port: port1, answer }
+  } catch (err) {
+    port1.close()
+    throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
+  } finally {
+    channel.close()
+  }
+}

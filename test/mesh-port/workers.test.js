@@ -1,0 +1,116 @@
+// An application with two workers behind the drop-in: a hung worker gets no new
+// requests, a crash fails only that worker's in-flight requests (at once, naming
+// the application) while the other keeps answering, and the links follow the
+// replacement workers, also after a restart through Watt's management API.
+import { test } from 'tap'
+import { createWattControl } from '../../bench/reliability/watt-control.js'
+import { startFixture } from '../helpers/mesh-fixture.js'
+
+/** @param {{ text: string }} answer */
+const who = (answer) => /** @type {{ worker: number, thread: number }} */ (JSON.parse(answer.text))
+
+/**
+ * Calls /whoami until both workers answered from threads not in `old`, or fails.
+ * @param {Awaited<ReturnType<typeof startFixture>>} fixture
+ * @param {Set<number>} old
+ */
+async function untilBothReplaced (fixture, old) {
+  const deadline = Date.now() + 30_000
+  /** @type {Map<number, number>} worker → thread */
+  let seen = new Map()
+  while (Date.now() < deadline) {
+    const answer = await fixture.call('http://two.plt.local', '/whoami')
+    if (answer.status === 200) {
+      const { worker, thread } = who(answer)
+      if (old.has(thread)) seen = new Map()
+      else seen.set(worker, thread)
+      if (seen.size === 2 && (await fixture.stats()).two.workers.length === 2) return seen
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`the two workers were not both replaced within 30 s (seen ${JSON.stringify([...seen])})`)
+}
+
+test('a hung worker gets no new requests; the other answers them', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  await fixture.call('http://two.plt.local', '/whoami')
+  t.equal((await fixture.stats()).two.workers.length, 2, 'both workers linked')
+  const blocked = fixture.call('http://two.plt.local', '/block?ms=3000')
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const started = Date.now()
+  const answers = []
+  for (let i = 0; i < 10; i++) answers.push(await fixture.call('http://two.plt.local', '/whoami', { timeout: 2000 }))
+  const took = Date.now() - started
+  const hung = who(await blocked).worker
+  t.ok(answers.every((a) => a.status === 200), 'all answered')
+  t.ok(answers.every((a) => who(a).worker !== hung), `none went to the hung worker ${hung}`)
+  t.ok(took < 2500, `while it was hung (${took} ms for 10 calls)`)
+})
+
+test('a crash fails only that worker\'s in-flight requests, at once, naming the application', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  await fixture.call('http://two.plt.local', '/whoami')
+  const threads = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
+  t.equal(threads.size, 2, 'both workers linked')
+  // Four slow calls spread two per worker (fewest in flight), then one that kills its worker.
+  const slow = Array.from({ length: 4 }, () => fixture.call('http://two.plt.local', '/slow?ms=2500', { timeout: 10_000 }))
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const started = Date.now()
+  const exit = await fixture.call('http://two.plt.local', '/exit', { timeout: 10_000 })
+  const results = await Promise.all(slow.map((p) => p.then((answer) => ({ answer, at: Date.now() - started }))))
+  t.equal(exit.status, 502, 'the request that crashed its worker fails')
+  const error = JSON.parse(exit.text).error
+  t.equal(error.application, 'two', 'naming the application')
+  t.equal(error.code, 'closed')
+  t.match(error.message, /^two: /)
+  const failed = results.filter((r) => r.answer.status !== 200)
+  const answered = results.filter((r) => r.answer.status === 200)
+  t.equal(failed.length, 2, 'the crashed worker\'s two slow calls fail')
+  t.equal(answered.length, 2, 'the other worker\'s two answer')
+  for (const { answer, at } of failed) {
+    t.equal(JSON.parse(answer.text).error.application, 'two')
+    t.ok(at < 1500, `at once (${at} ms), not after the 2.5 s answer`)
+  }
+  const survivor = who(answered[0].answer).thread
+  t.equal(who(answered[1].answer).thread, survivor, 'both answers from the one surviving worker')
+  // Meanwhile and after, every call answers; Watt restarts the crashed worker and it is linked again.
+  for (let i = 0; i < 5; i++) t.equal((await fixture.call('http://two.plt.local', '/whoami')).status, 200, 'the other worker keeps answering')
+  const crashed = [...threads].find((thread) => thread !== survivor)
+  const seen = await untilBothReplaced(fixture, new Set([Number(crashed)]))
+  t.ok([...seen.values()].includes(survivor), 'the survivor kept its link')
+  t.equal((await fixture.stats()).two.workers.length, 2, 'two links again, one to the replacement')
+})
+
+test('a restart through the management API moves the links to the new workers', async (t) => {
+  const fixture = await startFixture(t, 'drop-in')
+  await fixture.call('http://two.plt.local', '/whoami')
+  const before = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
+  t.equal(before.size, 2)
+  const control = createWattControl(/** @type {number} */ (fixture.pid))
+  t.teardown(() => control.close())
+  let calls = 0
+  let failures = 0
+  let firstFailure = ''
+  const stop = { now: false }
+  const load = (async () => {
+    while (!stop.now) {
+      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 5000 })
+      calls++
+      if (answer.status !== 200) {
+        failures++
+        firstFailure ||= answer.text
+      }
+    }
+  })()
+  await control.restartApplication('two')
+  const seen = await untilBothReplaced(fixture, before)
+  stop.now = true
+  await load
+  // Seen: 1 call in ~1,200 timing out once in several runs under a parallel test load
+  // (README: known limits); more than that is a regression.
+  t.ok(failures <= 1, `at most one call of ${calls} failed during the restart (${failures}) ${firstFailure}`)
+  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 5000 })))
+  t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
+  t.equal(seen.size, 2, 'both new workers answer')
+  t.notOk([...seen.values()].some((thread) => before.has(thread)), 'none from the old threads')
+})
