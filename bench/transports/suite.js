@@ -62,7 +62,8 @@ export async function openRuntime (flags) {
         throw new UsageError(`refusing to measure the runtime at ${url}: ${differences.join('; ')}. Restart it with the same settings, or stop it and let the bench start its own.`)
       }
       // A runtime someone else started does not know where our targets listen.
-      for (const transport of Object.keys(needs.about)) {
+      // (A runtime of the bench's own, mesh-port's, does.)
+      for (const transport of Object.keys(needs.about).filter((t) => !needs.runtimeFor(t))) {
         const reason = `${transport} skipped: the runtime at ${url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)`
         skipped.push({ transport, reason })
         process.stderr.write(`${reason}\n`)
