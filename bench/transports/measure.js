@@ -11,7 +11,7 @@ import { workerCallsOf } from './worker-shares.js'
 
 /**
  * @param {import('../lib/types.js').Case} kase
- * @param {Record<string, any>} flags  warmup and duration, in seconds
+ * @param {Record<string, any>} flags  warmup and duration, in seconds; workers per downstream service
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
  * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null, runtimeFor?: (transport: string) => { url: string, metricsUrl: string } | null }} [outside]
@@ -36,7 +36,7 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
       const after = await scrape()
       const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
       if (before.snapshot && after.snapshot) {
-        const workerCalls = workerCallsOf(kase.transport, requestDelta(before.snapshot, after.snapshot))
+        const workerCalls = workerCallsOf(kase.transport, requestDelta(before.snapshot, after.snapshot), flags.workers ?? 1)
         // a mesh-port run whose calls took the mesh measured the wrong thing
         const failures = workerCalls?.meshFallback ? [`${workerCalls.meshFallback} call(s) fell back to Watt's mesh instead of http-port`] : []
         return { load, failures, workerCalls, resources: costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu) }

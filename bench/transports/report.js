@@ -5,6 +5,7 @@ import { barChart } from '../lib/report.js'
 
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { distanceSection } from './distance.js'
+import { describeShares } from './worker-shares.js'
 
 /**
  * @param {any} result
@@ -112,12 +113,27 @@ export function transportReport (result) {
   sections.push(everyRunSection(runs, {
     targetHeader: 'transport',
     profile: true,
-    extra: [{ header: 'resources', cell: (r) => (r.resources ? 'measured' : r.ok ? `MISSING: ${r.resourcesMissing ?? 'not measured'}` : '–') }]
+    extra: [
+      { header: 'resources', cell: (r) => (r.resources ? 'measured' : r.ok ? `MISSING: ${r.resourcesMissing ?? 'not measured'}` : '–') },
+      // with --workers N: each downstream worker's share of the calls (workerCalls in the result)
+      ...((config.workers ?? 1) > 1 ? [{ header: 'calls per worker', cell: (/** @type {any} */ r) => describeShares(r.workerCalls) || '–' }] : [])
+    ]
   }))
 
   return {
     title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
-    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.${runtimesLine(config)}`,
     sections
   }
+}
+
+/**
+ * Which runtime each transport ran in (mesh-port: one of its own), and the workers.
+ * @param {any} config
+ */
+function runtimesLine (config) {
+  const own = Object.entries(config.outside?.about ?? {}).filter(([transport, about]) => about.config && config.transports?.includes(transport))
+  const runtimes = own.map(([transport, about]) => ` ${transport} was measured in ${about.placement}, the others in the plain runtime (watt.json): its CPU and resources are that runtime's.`).join('')
+  const workers = (config.workers ?? 1) > 1 ? ` Every downstream service ran ${config.workers} workers (the entry one); "calls per worker" under "Every run" says how each service's calls spread over them.` : ''
+  return runtimes + workers
 }

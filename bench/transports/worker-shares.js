@@ -16,15 +16,18 @@ import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 /**
  * @param {string} transport
  * @param {ReturnType<typeof import('../lib/metrics.js').requestDelta>} delta
+ * @param {number} [workers]  workers per service: a worker that got no call counts 0
+ *   (the drop-in's counter has no row for a worker it never linked)
  * @returns {WorkerCalls | null}
  */
-export function workerCallsOf (transport, delta) {
+export function workerCallsOf (transport, delta, workers = 1) {
+  const all = (/** @type {Record<string, number> | undefined} */ byWorker) => ({ ...Object.fromEntries(Array.from({ length: workers }, (_, i) => [String(i), 0])), ...byWorker })
   if (transport === 'mesh-port') {
-    const calls = Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [service, { ...(delta.meshPort[service]?.httpPort ?? {}) }]))
+    const calls = Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [service, all(delta.meshPort[service]?.httpPort)]))
     const meshFallback = DOWNSTREAM_SERVICES.reduce((sum, service) => sum + (delta.meshPort[service]?.mesh ?? 0), 0)
     return { from: 'mesh-port counter', calls, meshFallback }
   }
-  const calls = Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [service, { ...(delta.requests[service] ?? {}) }]))
+  const calls = Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [service, all(delta.requests[service])]))
   const any = Object.values(calls).some((byWorker) => Object.values(byWorker).some((n) => n > 0))
   return any ? { from: 'http server requests', calls } : null
 }
