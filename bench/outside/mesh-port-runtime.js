@@ -38,6 +38,8 @@ export async function startMeshPortRuntimeRequirement (env, { transports, config
     const about = {
       placement: `a second runtime from ${configFile} (the mesh-port drop-in) at ${runtime.url}, pid ${runtime.pid}`,
       config: configFile,
+      // the committed config it was made from (config is a generated copy with --workers)
+      baseConfig: MESH_PORT_RUNTIME.configFile,
       url: runtime.url,
       metricsUrl: runtime.metricsUrl,
       runtime: settings
