@@ -128,7 +128,7 @@ export const REQUIREMENTS = {
     description: `a second runtime started from ${MESH_PORT_RUNTIME.configFile} (watt.json plus the drop-in), on ports of its own (the bench starts and stops it)`,
     check: (env) => env[MESH_PORT_RUNTIME.env] === '1'
       ? null
-      : `this runtime has no mesh-port drop-in, so the route would silently be the mesh; it runs only in a runtime started from ${MESH_PORT_RUNTIME.configFile} with ${MESH_PORT_RUNTIME.env}=1 (the bench starts one for --transports mesh-port)`,
+      : `this runtime has no mesh-port drop-in, so the route would silently be the mesh; it runs only in a runtime started from ${MESH_PORT_RUNTIME.configFile} (the bench starts one for --transports mesh-port); ${MESH_PORT_RUNTIME.env} not set`,
     startable: true,
     ownRuntime: true
   }
