@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 import { ENTRY, SERVICES } from '../../lib/topology.js'
 import { PROJECT_ROOT } from './paths.js'
+import { onCleanup } from './processes.js'
 
 /** This process's generated configs (removed when its runtimes have stopped). */
 export const GENERATED_DIR = join(PROJECT_ROOT, '.cache', `bench-config-${process.pid}`)
@@ -27,6 +28,8 @@ export function runtimeConfigFile (base, { workers = 1, dir = GENERATED_DIR } = 
   if (workers === 1) return base
   const config = JSON.parse(readFileSync(join(PROJECT_ROOT, base), 'utf8'))
   mkdirSync(dir, { recursive: true })
+  // Ctrl-C exits without the bench's own stop: take the copies along then too
+  if (dir === GENERATED_DIR) onCleanup(async () => removeGeneratedConfigs())
   config.autoload.path = relative(dir, join(PROJECT_ROOT, config.autoload.path))
   config.autoload.mappings = {
     ...config.autoload.mappings,
