@@ -5,7 +5,7 @@ import { barChart } from '../lib/report.js'
 
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { distanceSection } from './distance.js'
-import { describeShares } from './worker-shares.js'
+import { describeShares, totalWorkerCalls } from './worker-shares.js'
 
 /**
  * @param {any} result
@@ -18,13 +18,14 @@ export function transportReport (result) {
   const withTcp = Object.values(summary).some((targets) => Object.values(targets).some((entry) => entry[`ratioTo_${BASELINE_TRANSPORT}`]))
   const sections = []
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
+  const manyWorkers = (config.workers ?? 1) > 1
 
   for (const profile of profiles) {
     const first = runs.find((/** @type {any} */ r) => r.profile === profile)
     const targets = Object.keys(summary[profile])
     const rows = targets.map((target) => {
       const entry = summary[profile][target]
-      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array(withTcp ? 9 : 8).fill('')]
+      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array((withTcp ? 9 : 8) + (manyWorkers ? 1 : 0)).fill('')]
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
       const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
@@ -44,7 +45,8 @@ export function transportReport (result) {
         cpu('total'),
         cpu('entry'),
         cpu('services'),
-        num(median(mine, (x) => x.loadgen?.cpuPercent), 0)
+        num(median(mine, (x) => x.loadgen?.cpuPercent), 0),
+        ...(manyWorkers ? [describeShares(totalWorkerCalls(mine)) || '–'] : [])
       ]
     })
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
@@ -52,7 +54,7 @@ export function transportReport (result) {
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
       text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %', ...(manyWorkers ? ['calls per worker (rounds summed)'] : [])],
         rows
       },
       charts: [
@@ -133,7 +135,7 @@ export function transportReport (result) {
  */
 function runtimesLine (config) {
   const own = Object.entries(config.outside?.about ?? {}).filter(([transport, about]) => about.config && config.transports?.includes(transport))
-  const runtimes = own.map(([transport, about]) => ` ${transport} was measured in ${about.placement}, the others in the plain runtime (watt.json): its CPU and resources are that runtime's.`).join('')
-  const workers = (config.workers ?? 1) > 1 ? ` Every downstream service ran ${config.workers} workers (the entry one); "calls per worker" under "Every run" says how each service's calls spread over them.` : ''
+  const runtimes = own.map(([transport, about]) => ` ${transport} was measured in ${about.placement}, the others in the plain runtime (from watt.json): its CPU and resources are that runtime's.`).join('')
+  const workers = (config.workers ?? 1) > 1 ? ` Every downstream service ran ${config.workers} workers (the entry one); "calls per worker" (per profile, rounds summed, and per run) says how each service's calls spread over them.` : ''
   return runtimes + workers
 }

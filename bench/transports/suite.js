@@ -12,9 +12,9 @@ import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
 import { removeGeneratedConfigs, runtimeConfigFile } from '../lib/runtime-config.js'
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
-import { describeRun } from '../lib/format.js'
+import { describeRun, summaryTable } from '../lib/format.js'
 import { measureTransport } from './measure.js'
-import { describeShares } from './worker-shares.js'
+import { describeShares, sharesLines } from './worker-shares.js'
 
 /**
  * @typedef {{ transport: string, reason: string }} Skipped
@@ -143,6 +143,8 @@ export function transportSuite ({ name, command, description, flags, cases, repo
       const shares = describeShares(run.workerCalls)
       return `${describeRun(run)}${shares ? `; calls per worker: ${shares}` : ''}`
     },
+    // the closing table, and with --workers N how each target's calls spread
+    renderTable: (result) => [summaryTable(result.summary, baselineOf(result.config.transports)), sharesLines(result)].filter(Boolean).join('\n'),
     report,
     ...(crossCheck ? { crossCheck } : {})
   }

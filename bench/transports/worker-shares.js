@@ -54,3 +54,38 @@ export function describeShares (workerCalls) {
     .map(([service, byWorker]) => `${service} ${sharesOf(byWorker).map((s) => Math.round(s.share * 100)).join('/')}%`)
   return parts.join(', ')
 }
+
+/**
+ * One profile's and target's calls per worker over all its passed runs (rounds
+ * summed), for the tables; null when no run counted any.
+ * @param {any[]} runs
+ * @returns {WorkerCalls | null}
+ */
+export function totalWorkerCalls (runs) {
+  const counted = runs.filter((r) => r.ok && r.workerCalls)
+  if (counted.length === 0) return null
+  /** @type {Record<string, Record<string, number>>} */
+  const calls = {}
+  for (const run of counted) {
+    for (const [service, byWorker] of Object.entries(/** @type {WorkerCalls} */ (run.workerCalls).calls)) {
+      const mine = (calls[service] ??= {})
+      for (const [worker, n] of Object.entries(byWorker)) mine[worker] = (mine[worker] ?? 0) + n
+    }
+  }
+  return { from: counted[0].workerCalls.from, calls }
+}
+
+/**
+ * Lines under the closing table with --workers N: each target's shares, rounds summed.
+ * @param {any} result
+ */
+export function sharesLines (result) {
+  if ((result.config.workers ?? 1) <= 1) return ''
+  const keys = [...new Set(result.runs.map((/** @type {any} */ r) => `${r.profile}\u0000${r.target}`))]
+  const lines = keys.map((key) => {
+    const [profile, target] = key.split('\u0000')
+    const shares = describeShares(totalWorkerCalls(result.runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target)))
+    return `  ${profile} · ${target}: ${shares || 'not counted (no HTTP request reaches a worker of the runtime)'}`
+  })
+  return `calls per worker (${result.config.workers} per service, rounds summed):\n${lines.join('\n')}`
+}

@@ -74,3 +74,15 @@ t.test('the calls per worker: Watt\'s per-scrape request counts, or the drop-in\
   const fellBack = requestDelta(before, parsePrometheus(scrape({ requests: {}, meshPort: { node3: { mesh: 4, httpPort: { 0: 10 } } } })))
   t.equal(workerCallsOf('mesh-port', fellBack, 1)?.meshFallback, 3, 'calls that took the mesh are counted (the bench fails such a run)')
 })
+
+t.test('the tables sum the rounds per target; nothing is added with one worker', async (t) => {
+  const { sharesLines, totalWorkerCalls } = await import('../../bench/transports/worker-shares.js')
+  const run = (target, round, node3, ok = true) => ({ profile: 'latency', target, round, ok, workerCalls: node3 && { from: 'http server requests', calls: { node3 } } })
+  const runs = [run('tcp', 1, { 0: 10, 1: 30 }), run('tcp', 2, { 0: 30, 1: 30 }), run('tcp', 3, { 0: 99, 1: 0 }, false), run('rpc', 1, null)]
+  t.same(totalWorkerCalls(runs.filter((r) => r.target === 'tcp')).calls.node3, { 0: 40, 1: 60 }, 'passed rounds summed, the failed one left out')
+  t.equal(totalWorkerCalls(runs.filter((r) => r.target === 'rpc')), null)
+  const lines = sharesLines({ config: { workers: 2 }, runs })
+  t.match(lines, /latency · tcp: node3 40\/60%/)
+  t.match(lines, /latency · rpc: not counted/)
+  t.equal(sharesLines({ config: { workers: 1 }, runs }), '', 'one worker: no lines')
+})
