@@ -78,7 +78,8 @@ const BUILT_IN = [
   { name: 'http-port', description: "real HTTP/1.1 to the service's own http.Server over one in-process MessagePort per service (@watt-lab/channel/http), a keep-alive pool sized as tcp's", crossesThreads: true, http: true },
   { name: 'tcp-process', description: 'HTTP over loopback TCP to the same service code run as its own Node process, through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'service-processes' },
   { name: 'tcp-remote', description: 'HTTP over TCP to the services on another host (a network namespace behind a veth pair, emulated RTT), through a keep-alive pool per service', crossesThreads: true, http: true, requires: 'remote-host' },
-  { name: 'tcp-container', description: "HTTP over TCP to the services each in its own Docker container, through ports the engine publishes on 127.0.0.1, with tcp's keep-alive pool per service", crossesThreads: true, http: true, requires: 'containers' }
+  { name: 'tcp-container', description: "HTTP over TCP to the services each in its own Docker container, through ports the engine publishes on 127.0.0.1, with tcp's keep-alive pool per service", crossesThreads: true, http: true, requires: 'containers' },
+  { name: 'mesh-port', description: "ipc's code unchanged (http://<service>.plt.local), in a runtime whose config adds the @watt-lab/channel/mesh-port drop-in: every mesh request goes over http-port to the service's own http.Server", crossesThreads: true, http: true, requires: 'mesh-port-runtime' }
 ]
 
 /** The transport every ratio is taken against (the classic microservice call). */
@@ -95,7 +96,15 @@ export const BASELINE_TRANSPORT = 'tcp'
  * @property {string} description
  * @property {(env: NodeJS.ProcessEnv) => string | null} check
  * @property {boolean} [startable]
+ * @property {boolean} [ownRuntime]  the harness measures its transports in a runtime of their own
+ *   (not the plain one): checks that load the plain runtime leave them out
  */
+/**
+ * The runtime mesh-port is measured in: its config, and the variable only that
+ * runtime gets (the requirement's check reads it in the entry's worker).
+ */
+export const MESH_PORT_RUNTIME = Object.freeze({ configFile: 'watt.mesh-port.json', env: 'WATT_LAB_MESH_PORT' })
+
 /** @type {Record<string, Requirement>} */
 export const REQUIREMENTS = {
   'service-processes': {
@@ -112,6 +121,16 @@ export const REQUIREMENTS = {
     description: 'the four services, each in its own Docker container with its port published on 127.0.0.1 (the bench builds the images, starts the engine if needed, and removes the containers)',
     check: (env) => outsideAddressesMissing(env, 'container', 'the service containers are not running (the bench starts them for --transports tcp-container: a Docker engine is needed, apt-get install docker.io)'),
     startable: true
+  },
+  // The drop-in sends ALL *.plt.local traffic of its runtime over http-port, so ipc there
+  // would no longer be the mesh: mesh-port gets a runtime of its own (watt.mesh-port.json).
+  'mesh-port-runtime': {
+    description: `a second runtime started from ${MESH_PORT_RUNTIME.configFile} (watt.json plus the drop-in), on ports of its own (the bench starts and stops it)`,
+    check: (env) => env[MESH_PORT_RUNTIME.env] === '1'
+      ? null
+      : `this runtime has no mesh-port drop-in, so the route would silently be the mesh; it runs only in a runtime started from ${MESH_PORT_RUNTIME.configFile} (the bench starts one for --transports mesh-port); ${MESH_PORT_RUNTIME.env} not set`,
+    startable: true,
+    ownRuntime: true
   }
 }
 
@@ -199,6 +218,15 @@ export function requirementsOf (name) {
   const tag = transportNamed(name).requires
   if (!tag) return []
   return [{ tag, description: REQUIREMENTS[tag]?.description ?? `unknown requirement ${tag}` }]
+}
+
+/**
+ * Whether the harness measures transport `name` in a runtime of its own (its
+ * requirement says `ownRuntime`), so checks that load the plain runtime leave it out.
+ * @param {string} name
+ */
+export function inOwnRuntime (name) {
+  return requirementsOf(name).some(({ tag }) => REQUIREMENTS[tag]?.ownRuntime === true)
 }
 
 /**

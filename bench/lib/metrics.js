@@ -6,8 +6,16 @@ import { request } from 'undici'
 
 /**
  * @typedef {{ cpuSeconds: number, elu: number, heapUsedBytes: number }} AppMetrics
- * @typedef {{ apps: Record<string, AppMetrics>, rssBytes: number }} Snapshot
+ * @typedef {Record<string, Record<string, number>>} PerWorker  application → workerId → count
+ * @typedef {{ mesh: number, httpPort: Record<string, number> }} MeshPortCounts  requests to one target by path
+ * @typedef {{ apps: Record<string, AppMetrics>, rssBytes: number, requests: PerWorker, meshPort: Record<string, MeshPortCounts> }} Snapshot
+ *   requests: HTTP requests each worker's server answered since the previous scrape (Watt's
+ *   http_request_all_summary_seconds resets on every scrape, measured on 3.67);
+ *   meshPort: the drop-in's counter (cumulative), summed over calling workers, by target
  */
+
+/** The mesh-port drop-in's counter (packages/channel/lib/mesh-port/metrics.js). */
+export const MESH_PORT_METRIC = 'watt_lab_mesh_port_requests_total'
 
 /**
  * @param {string} metricsUrl  e.g. http://127.0.0.1:9090
@@ -33,7 +41,12 @@ export function parsePrometheus (text) {
   /** @type {Record<string, number>} */
   const workers = {}
   let rssBytes = NaN
+  /** @type {PerWorker} */
+  const requests = {}
+  /** @type {Record<string, MeshPortCounts>} */
+  const meshPort = {}
   const app = (/** @type {string} */ id) => (apps[id] ??= { cpuSeconds: 0, elu: 0, heapUsedBytes: 0 })
+  const label = (/** @type {string} */ labels, /** @type {string} */ name) => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1]
   for (const line of text.split('\n')) {
     if (line.startsWith('#')) continue
     const match = LINE.exec(line)
@@ -41,17 +54,31 @@ export function parsePrometheus (text) {
     const [, name, labels = '', raw] = match
     const value = Number(raw)
     if (name === 'process_resident_memory_bytes') { rssBytes = value; continue }
+    if (name === MESH_PORT_METRIC) {
+      const target = label(labels, 'target') ?? '?'
+      const counts = (meshPort[target] ??= { mesh: 0, httpPort: {} })
+      if (label(labels, 'path') === 'mesh') counts.mesh += value
+      else {
+        const worker = label(labels, 'targetWorker') ?? '?'
+        counts.httpPort[worker] = (counts.httpPort[worker] ?? 0) + value
+      }
+      continue
+    }
     const id = /applicationId="([^"]*)"/.exec(labels)?.[1]
     if (!id) continue
     if (name === 'thread_cpu_seconds_total') app(id).cpuSeconds += value
     else if (name === 'nodejs_heap_size_used_bytes') app(id).heapUsedBytes += value
-    else if (name === 'nodejs_eventloop_utilization') {
+    else if (name === 'http_request_all_summary_seconds_count') {
+      const worker = label(labels, 'workerId') ?? '0'
+      const mine = (requests[id] ??= {})
+      mine[worker] = (mine[worker] ?? 0) + value
+    } else if (name === 'nodejs_eventloop_utilization') {
       app(id).elu += value
       workers[id] = (workers[id] ?? 0) + 1
     }
   }
   for (const [id, n] of Object.entries(workers)) apps[id].elu /= n // mean across workers
-  return { apps, rssBytes }
+  return { apps, rssBytes, requests, meshPort }
 }
 
 /**
@@ -70,4 +97,22 @@ export function resourceDelta (before, after) {
     apps[id] = { cpuSeconds, elu: end.elu, heapUsedBytes: end.heapUsedBytes }
   }
   return { apps, totalCpuSeconds, rssBeforeBytes: before.rssBytes, rssAfterBytes: after.rssBytes }
+}
+
+/**
+ * What a run asked of each worker: the requests each one's HTTP server answered
+ * (the "after" scrape alone: the "before" scrape reset Watt's summary), and the
+ * drop-in's requests by target and path (after − before; empty without the drop-in).
+ * @param {Snapshot} before
+ * @param {Snapshot} after
+ */
+export function requestDelta (before, after) {
+  /** @type {Record<string, MeshPortCounts>} */
+  const meshPort = {}
+  for (const [target, end] of Object.entries(after.meshPort ?? {})) {
+    const start = before.meshPort?.[target]
+    const httpPort = Object.fromEntries(Object.entries(end.httpPort).map(([worker, n]) => [worker, Math.max(0, n - (start?.httpPort[worker] ?? 0))]))
+    meshPort[target] = { mesh: Math.max(0, end.mesh - (start?.mesh ?? 0)), httpPort }
+  }
+  return { requests: after.requests ?? {}, meshPort }
 }

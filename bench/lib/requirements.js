@@ -17,6 +17,7 @@ import { STARTERS } from '../outside/targets.js'
  *   skipped: { transport: string, reason: string }[], about: Record<string, any>,
  *   cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null,
  *   setRtt: (rttMs: number) => Promise<void>,
+ *   runtimeFor: (transport: string) => { url: string, metricsUrl: string } | null,
  *   faultsOf: (transport: string) => import('../outside/targets.js').ServiceFaults | null
  * }>}
  *   env: what the runtime must be started with to reach them
@@ -54,6 +55,13 @@ export async function startRequirements (transports, env = process.env, options 
       for (const item of all) {
         const cpu = item.cpuSeconds?.(transport)
         if (cpu) return cpu
+      }
+      return null
+    },
+    runtimeFor: (transport) => {
+      for (const item of all) {
+        const runtime = item.runtimeFor?.(transport)
+        if (runtime) return runtime
       }
       return null
     },

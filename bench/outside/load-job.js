@@ -7,7 +7,7 @@
 //   node bench/outside/load-job.js --entry http://watt-lab-entry:3043 --transports tcp-remote,direct
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
-import { TRANSPORTS } from '../../lib/topology.js'
+import { inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { parseFlags, runMain, UsageError } from '../lib/cli.js'
 import { failuresOf, runLoad } from '../lib/load.js'
 import { entryUrl, expectedEntryBody } from '../transports/expected.js'
@@ -16,8 +16,9 @@ const FLAGS = /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */ ({
   entry: { type: 'string', help: 'the entry base URL, e.g. http://watt-lab-entry:3043 (required)' },
   // From another pod the entry's runtime reaches what runs in it and the remote services:
   // every registered transport but those whose targets the bench itself starts beside
-  // the entry (service processes, service containers on the entry's machine).
-  transports: { type: 'list', default: TRANSPORTS.filter((t) => t.requires !== 'service-processes' && t.requires !== 'containers').map((t) => t.name), help: 'transports, one run each' },
+  // the entry (service processes, service containers on the entry's machine), and those
+  // measured in a runtime of their own (mesh-port: the entry's runtime has no drop-in).
+  transports: { type: 'list', default: TRANSPORTS.filter((t) => t.requires !== 'service-processes' && t.requires !== 'containers' && !inOwnRuntime(t.name)).map((t) => t.name), help: 'transports, one run each' },
   wait: { type: 'integer', default: 0, min: 0, max: 900, help: 'seconds to wait for every transport\'s route to answer 200 first (the entry may still be starting)' },
   duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds per run' },
   warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },

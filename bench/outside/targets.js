@@ -1,6 +1,6 @@
 // @ts-check
 // The starts behind lib/topology.js's 'service-processes', 'remote-host' and
-// 'containers' requirements (the transports whose services run outside the
+// 'containers' requirements (and 'mesh-port-runtime', bench/outside/mesh-port-runtime.js) (the transports whose services run outside the
 // runtime), called by bench/lib/requirements.js before the runtime: they start
 // the targets, hand the runtime their addresses as environment, measure their
 // CPU from /proc, and stop them (also on Ctrl-C and failure). What this machine
@@ -18,6 +18,7 @@ import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
 import { startServiceContainers } from './containers.js'
 import { ensureEngine } from './docker.js'
+import { startMeshPortRuntimeRequirement } from './mesh-port-runtime.js'
 import { isLoopbackHost } from '../lib/loopback.js'
 
 /**
@@ -78,6 +79,8 @@ export async function checkOutsideFlags ({ rttMs, serviceHost, env = process.env
  * @property {Record<string, any>} [about]
  * @property {(transport: string) => OutsideCpu | null} [cpuSeconds]
  * @property {(rttMs: number) => Promise<void>} [setRtt]
+ * @property {(transport: string) => { url: string, metricsUrl: string } | null} [runtimeFor]  the runtime
+ *   `transport` is measured in when it is not the plain one (its entry and metrics URLs)
  * @property {(transport: string) => ServiceFaults | null} [faultsOf]  how to crash and restart one
  *   service process behind `transport` (the reliability check's process crash)
  * @typedef {{ crash: (service: string) => Promise<void>, restart: (service: string) => Promise<void> }} ServiceFaults
@@ -223,5 +226,6 @@ export async function startContainersRequirement (env, { transports, removeImage
 export const STARTERS = Object.freeze({
   'service-processes': startServiceProcessesRequirement,
   'remote-host': startRemoteHostRequirement,
-  containers: startContainersRequirement
+  containers: startContainersRequirement,
+  'mesh-port-runtime': startMeshPortRuntimeRequirement
 })

@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises'
 import { UsageError } from '../lib/cli.js'
 import { runSuiteCommand } from '../lib/driver.js'
 import { checkOutsideFlags } from '../outside/targets.js'
+import { untilOverHttpPort } from '../outside/mesh-port-runtime.js'
+import { inOwnRuntime, MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { startRequirements } from '../lib/requirements.js'
@@ -49,13 +51,17 @@ async function profileTransport (kase, flags, progress, context, outside) {
   const profiles = join(dir, 'profiles')
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(profiles, { recursive: true })
-  const configFile = writeProfilingConfig(join(dir, 'config'))
+  // mesh-port is profiled in a runtime with the drop-in, as the bench measures it
+  const own = inOwnRuntime(kase.transport)
+  const configFile = writeProfilingConfig(join(dir, 'config'), own ? MESH_PORT_RUNTIME.configFile : 'watt.json')
   const runtime = await startRuntime({
     configFile,
     reuse: false,
-    env: runtimeEnv(await privatePorts(), { ...outside.env, LAB_PROFILE_DIR: profiles })
+    env: runtimeEnv(await privatePorts(), { ...outside.env, LAB_PROFILE_DIR: profiles, ...(own ? { [MESH_PORT_RUNTIME.env]: '1' } : {}) }),
+    ...(own ? { readyPaths: [routeOf(kase.transport)] } : {})
   })
   try {
+    if (own) await untilOverHttpPort(runtime.url + routeOf(kase.transport), runtime.metricsUrl)
     context.runtime ??= await readRuntimeSettings(runtime)
     const window = { fromUs: 0, toUs: 0 }
     /** @type {{ before: { services: number | null, relay: number | null } | null, after: { services: number | null, relay: number | null } | null }} */
@@ -124,7 +130,8 @@ runSuiteCommand({
   // What the transports need outside the runtime starts once, for every case's runtime.
   setup: async (flags) => {
     await checkOutsideFlags({ rttMs: flags.rttMs, serviceHost: flags.serviceHost })
-    const outside = await startRequirements(flags.transports, process.env, { rttMs: flags.rttMs, serviceHost: flags.serviceHost })
+    // (not mesh-port's runtime: each case starts its own, here with the profiler's preload)
+    const outside = await startRequirements(flags.transports.filter((/** @type {string} */ t) => !inOwnRuntime(t)), process.env, { rttMs: flags.rttMs, serviceHost: flags.serviceHost })
     for (const { reason } of outside.skipped) process.stderr.write(`${reason}\n`)
     const transports = flags.transports.filter((/** @type {string} */ t) => !outside.skipped.some((s) => s.transport === t))
     if (transports.length === 0) {

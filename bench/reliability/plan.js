@@ -2,7 +2,7 @@
 // The reliability check's flags, the quick forms (what the tests and CI run),
 // and the scenario cases they expand to.
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { availabilityOf, TRANSPORTS } from '../../lib/topology.js'
+import { availabilityOf, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
 import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
@@ -51,11 +51,12 @@ export function resolveSettings (flags) {
 
 /**
  * Every transport the check can run here: in the runtime, or outside it where the
- * harness can start its targets (service processes, a remote host).
+ * harness can start its targets (service processes, a remote host). Not those
+ * measured in a runtime of their own (mesh-port): the checks load one runtime.
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function checkedTransports (env = process.env) {
-  return TRANSPORTS.filter((t) => availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
+  return TRANSPORTS.filter((t) => !inOwnRuntime(t.name) && availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
 }
 
 /** The transports whose targets live outside the runtime (they have a requirement). */

@@ -17,6 +17,7 @@ export const FLAGS = {
   transports: transportsFlag(),
   fanout: { type: 'integer', default: 4, min: 1, max: 4, help: 'downstream calls per request' },
   size: { type: 'integer', default: 64, min: 0, max: MAX_SIZE, help: 'payload bytes each downstream returns' },
+  workers: { type: 'integer', default: 1, min: 1, max: 16, help: 'workers of each downstream service (fastify2, node3, type1, type4; the entry keeps one) in every runtime the bench starts' },
   fault: { type: 'string', help: 'inject a downstream fault into every request (<service>:corrupt or <service>:delay:<ms>) to reproduce failure behaviour' },
   // --out, --report, --wrk, --allow-errors and --fail-fast come from the driver (bench/lib/driver.js)
   ...OUTSIDE_FLAGS

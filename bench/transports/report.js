@@ -5,6 +5,7 @@ import { barChart } from '../lib/report.js'
 
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
 import { distanceSection } from './distance.js'
+import { describeShares, totalWorkerCalls } from './worker-shares.js'
 
 /**
  * @param {any} result
@@ -17,13 +18,14 @@ export function transportReport (result) {
   const withTcp = Object.values(summary).some((targets) => Object.values(targets).some((entry) => entry[`ratioTo_${BASELINE_TRANSPORT}`]))
   const sections = []
   const okRuns = (/** @type {string} */ profile, /** @type {string} */ target) => runs.filter((/** @type {any} */ r) => r.profile === profile && r.target === target && r.ok)
+  const manyWorkers = (config.workers ?? 1) > 1
 
   for (const profile of profiles) {
     const first = runs.find((/** @type {any} */ r) => r.profile === profile)
     const targets = Object.keys(summary[profile])
     const rows = targets.map((target) => {
       const entry = summary[profile][target]
-      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array(withTcp ? 9 : 8).fill('')]
+      if (entry.failed) return [target, 'FAILED', entry.failures.join('; '), ...Array((withTcp ? 9 : 8) + (manyWorkers ? 1 : 0)).fill('')]
       const mine = okRuns(profile, target)
       const r = entry.requestsPerSec
       const ratioToTcp = entry[`ratioTo_${BASELINE_TRANSPORT}`]
@@ -43,7 +45,8 @@ export function transportReport (result) {
         cpu('total'),
         cpu('entry'),
         cpu('services'),
-        num(median(mine, (x) => x.loadgen?.cpuPercent), 0)
+        num(median(mine, (x) => x.loadgen?.cpuPercent), 0),
+        ...(manyWorkers ? [describeShares(totalWorkerCalls(mine)) || '–'] : [])
       ]
     })
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
@@ -51,7 +54,7 @@ export function transportReport (result) {
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
       text: `Medians across ${config.rounds} interleaved round(s) of ${config.duration} s (after ${config.warmup} s warm-up).${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core.`,
       table: {
-        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %'],
+        headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %', ...(manyWorkers ? ['calls per worker (rounds summed)'] : [])],
         rows
       },
       charts: [
@@ -112,12 +115,27 @@ export function transportReport (result) {
   sections.push(everyRunSection(runs, {
     targetHeader: 'transport',
     profile: true,
-    extra: [{ header: 'resources', cell: (r) => (r.resources ? 'measured' : r.ok ? `MISSING: ${r.resourcesMissing ?? 'not measured'}` : '–') }]
+    extra: [
+      { header: 'resources', cell: (r) => (r.resources ? 'measured' : r.ok ? `MISSING: ${r.resourcesMissing ?? 'not measured'}` : '–') },
+      // with --workers N: each downstream worker's share of the calls (workerCalls in the result)
+      ...((config.workers ?? 1) > 1 ? [{ header: 'calls per worker', cell: (/** @type {any} */ r) => describeShares(r.workerCalls) || '–' }] : [])
+    ]
   }))
 
   return {
     title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
-    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.${runtimesLine(config)}`,
     sections
   }
+}
+
+/**
+ * Which runtime each transport ran in (mesh-port: one of its own), and the workers.
+ * @param {any} config
+ */
+function runtimesLine (config) {
+  const own = Object.entries(config.outside?.about ?? {}).filter(([transport, about]) => about.config && config.transports?.includes(transport))
+  const runtimes = own.map(([transport, about]) => ` ${transport} was measured in ${about.placement}, the others in the plain runtime (from watt.json): its CPU and resources are that runtime's.`).join('')
+  const workers = (config.workers ?? 1) > 1 ? ` Every downstream service ran ${config.workers} workers (the entry one); "calls per worker" (per profile, rounds summed, and per run) says how each service's calls spread over them.` : ''
+  return runtimes + workers
 }

@@ -17,5 +17,5 @@ runSuiteCommand(transportSuite({
   flags: FLAGS,
   cases: casesFrom,
   report: transportReport,
-  crossCheck: (result, { flags, plan, context }) => crossCheckWithWrk(plan.cases, flags, context.runtimeHandle.url)
+  crossCheck: (result, { flags, plan, context }) => crossCheckWithWrk(plan.cases, flags, (transport) => (context.needs.runtimeFor(transport) ?? context.runtimeHandle).url)
 }))

@@ -5,13 +5,16 @@
 // its settings were read and checked), the transport measurement, and the
 // baseline when it is measured beside others. They differ only in their flags,
 // cases and report.
-import { BASELINE_TRANSPORT } from '../../lib/topology.js'
+import { BASELINE_TRANSPORT, SERVICES } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
 import { checkOutsideFlags } from '../outside/targets.js'
 import { startRequirements } from '../lib/requirements.js'
 import { startRuntime } from '../lib/runtime.js'
+import { removeGeneratedConfigs, runtimeConfigFile } from '../lib/runtime-config.js'
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
+import { describeRun, summaryTable } from '../lib/format.js'
 import { measureTransport } from './measure.js'
+import { describeShares, sharesLines } from './worker-shares.js'
 
 /**
  * @typedef {{ transport: string, reason: string }} Skipped
@@ -28,12 +31,15 @@ import { measureTransport } from './measure.js'
 export async function openRuntime (flags) {
   const rttMs = flags.rttMs ?? 0.25
   await checkOutsideFlags({ rttMs, serviceHost: flags.serviceHost })
-  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages })
+  const workers = flags.workers ?? 1
+  const configFileFor = (/** @type {string} */ base) => runtimeConfigFile(base, { workers })
+  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages, configFileFor })
   /** @type {import('../lib/runtime.js').Runtime | undefined} */
   let runtime
   const stop = async () => {
     await runtime?.stop()
     await needs.stop()
+    removeGeneratedConfigs()
   }
   try {
     /** @type {Skipped[]} */
@@ -44,7 +50,7 @@ export async function openRuntime (flags) {
     if (flags.transports.every((/** @type {string} */ t) => skipped.some((s) => s.transport === t))) throw nothingLeft()
     // Room for a loaded 2-core box: with the service processes and the namespace up beside
     // it, Watt's five workers were seen taking over a minute to answer under load.
-    runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000 })
+    runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000, configFile: configFileFor('watt.json') })
     const url = runtime.url
     /** @type {import('../lib/runtime-settings.js').RuntimeSettings} */
     let settings
@@ -57,12 +63,16 @@ export async function openRuntime (flags) {
       })
       const banner = '!'.repeat(78)
       process.stderr.write(`${banner}\n!! REUSING the runtime already listening at ${url} (pid ${settings.pid}), not starting one.\n!! Its settings: ${describeSettings(settings)}\n${banner}\n`)
-      const differences = settingsDiffer(settings, expectedSettings({ ...process.env, ...needs.env }))
+      const differences = [
+        ...settingsDiffer(settings, expectedSettings({ ...process.env, ...needs.env })),
+        ...SERVICES.filter((s) => settings.workers[s.name] !== workers).map((s) => `${s.name} runs ${settings.workers[s.name]} worker(s), --workers ${workers} was asked`)
+      ]
       if (differences.length) {
         throw new UsageError(`refusing to measure the runtime at ${url}: ${differences.join('; ')}. Restart it with the same settings, or stop it and let the bench start its own.`)
       }
       // A runtime someone else started does not know where our targets listen.
-      for (const transport of Object.keys(needs.about)) {
+      // (A runtime of the bench's own, mesh-port's, does.)
+      for (const transport of Object.keys(needs.about).filter((t) => !needs.runtimeFor(t))) {
         const reason = `${transport} skipped: the runtime at ${url} was started elsewhere and does not know where its targets listen (stop it and let the bench start one)`
         skipped.push({ transport, reason })
         process.stderr.write(`${reason}\n`)
@@ -128,6 +138,13 @@ export function transportSuite ({ name, command, description, flags, cases, repo
         if (result.config.transports.includes(transport)) process.stdout.write(`${transport}: ${placement(about)}\n`)
       }
     },
+    // one line per run, with each downstream worker's share of the calls when there are several
+    describe: (run) => {
+      const shares = describeShares(run.workerCalls)
+      return `${describeRun(run)}${shares ? `; calls per worker: ${shares}` : ''}`
+    },
+    // the closing table, and with --workers N how each target's calls spread
+    renderTable: (result) => [summaryTable(result.summary, baselineOf(result.config.transports)), sharesLines(result)].filter(Boolean).join('\n'),
     report,
     ...(crossCheck ? { crossCheck } : {})
   }

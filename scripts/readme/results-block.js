@@ -73,6 +73,10 @@ function outsideLine (result, v) {
     const engine = v.profiles.map((p) => v.cpu(p, 'tcp-container', 'engine'))
     parts.push(`\`tcp-container\`'s services ran each in ${container.placement.replace(/^a Docker container per service/, 'its own Docker container')}; the traffic's path: ${container.path.replace(/ → bridge watt-lab-\S+ → /, ' → the run\'s bridge network → ')}; the engine's own CPU (docker-proxy, containerd-shim: ${usRange(engine)} µs per call) is not in the figures.`)
   }
+  // mesh-port ran in a runtime of its own (results before it have no such record)
+  const own = about['mesh-port']
+  if (own?.config && v.transports.includes('mesh-port')) parts.push(`\`mesh-port\` ran in a second runtime started from \`${own.baseConfig ?? own.config}\` (its CPU figures are that runtime's); the others in the plain runtime.`)
+  if ((result.config.workers ?? 1) > 1) parts.push(`Every downstream service ran ${result.config.workers} workers (the entry one).`)
   for (const skipped of result.config.outside?.skipped ?? []) parts.push(`Not run: ${skipped.reason}.`)
   return parts.join(' ')
 }
@@ -179,6 +183,10 @@ function beyondWatt (v) {
   if (all(['http-port', TCP])) {
     const vsIpc = v.has(p, 'ipc') ? ` and ${x(ratioOf(v, p, 'http-port', 'ipc'))} \`ipc\`` : ''
     bullets.push(`**\`http-port\` is the mesh without the emulation:** the same \`http.Server\`, parsers and bytes as \`${TCP}\`, over a MessagePort; ${xRange([v.ratio(p, 'http-port'), ...(seed ? [v.ratio(seed, 'http-port')] : [])])} \`${TCP}\`${vsIpc}, at ${x(cpuRatio(v, p, 'http-port', TCP))} \`${TCP}\`'s CPU per call.`)
+  }
+  if (all(['mesh-port', 'ipc'])) {
+    const vsHttpPort = v.has(p, 'http-port') ? ` and ${x(ratioOf(v, p, 'mesh-port', 'http-port'))} \`http-port\`` : ''
+    bullets.push(`**\`mesh-port\` is \`ipc\`'s code with one entry in the runtime's config** (the \`@watt-lab/channel/mesh-port\` drop-in in \`undici.interceptors\`, measured in a runtime of its own): ${x(ratioOf(v, p, 'mesh-port', 'ipc'))} \`ipc\`${vsHttpPort}, at ${x(cpuRatio(v, p, 'mesh-port', 'ipc'))} \`ipc\`'s CPU per call.`)
   }
   if (all(['tcp-process', TCP])) {
     const r = [v.ratio(p, 'tcp-process'), ...(seed ? [v.ratio(seed, 'tcp-process')] : [])]

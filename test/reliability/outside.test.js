@@ -11,10 +11,11 @@ import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { faultUnderLoad } from '../../bench/reliability/scenarios/faults.js'
 import { SUITES } from '../../bench/reliability/scenarios/shutdown.js'
 import { isAlive } from '../../bench/reliability/health.js'
-import { availableTransports, TRANSPORTS } from '../../lib/topology.js'
+import { availableTransports, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 
-// the transports whose services run outside the runtime (service processes, a remote host, containers)
-const OUTSIDE = TRANSPORTS.filter((t) => t.requires).map((t) => t.name)
+// the transports whose services run outside the runtime (service processes, a remote host, containers);
+// not mesh-port, whose runtime of its own the checks leave out
+const OUTSIDE = TRANSPORTS.filter((t) => t.requires && !inOwnRuntime(t.name)).map((t) => t.name)
 
 t.test('the plan lists the outside transports for load and a process crash, and a stop of a bench over all of them', async (t) => {
   t.ok(OUTSIDE.length >= 3, `outside transports: ${OUTSIDE.join(', ')}`)

@@ -8,7 +8,7 @@ import t from 'tap'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { Agent, request } from 'undici'
-import { readyPaths } from '../../lib/topology.js'
+import { MESH_PORT_RUNTIME, readyPaths, routeOf } from '../../lib/topology.js'
 import { PROJECT_NODE, PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 import { isListening } from '../../bench/lib/ports.js'
@@ -93,4 +93,24 @@ t.test('a bench-started runtime under a c 50 load over every transport', async (
   t.ok(took <= STOP_BUDGET_MS, `every port free ${took} ms after the stop signal (budget ${STOP_BUDGET_MS} ms)`)
   t.notMatch(runtime.output(), KILLED, 'Watt neither timed out nor killed a worker')
   await agent.destroy()
+})
+
+t.test('the mesh-port runtime (watt.mesh-port.json) under a c 50 load over the drop-in', async (t) => {
+  const ports = await privatePorts()
+  const route = routeOf('mesh-port')
+  const runtime = await startRuntime({ env: runtimeEnv(ports, { [MESH_PORT_RUNTIME.env]: '1' }), reuse: false, configFile: MESH_PORT_RUNTIME.configFile, readyPaths: [route] })
+  t.teardown(() => runtime.stop())
+  const load = autocannon({ url: runtime.url + route, connections: 50, duration: 30 })
+  t.teardown(() => load.stop())
+  let answered = 0
+  load.on('response', () => { answered++ })
+  await until(() => answered >= 500, { what: '500 answers under load' })
+
+  const signalled = Date.now()
+  const stopped = runtime.stop()
+  const took = await millisUntilClosed(Object.values(ports), signalled)
+  await stopped
+  load.stop()
+  t.ok(took <= STOP_BUDGET_MS, `every port free ${took} ms after the stop signal (budget ${STOP_BUDGET_MS} ms)`)
+  t.notMatch(runtime.output(), KILLED, 'Watt neither timed out nor killed a worker (http-port links included)')
 })

@@ -1,0 +1,43 @@
+// @ts-check
+// The runtime config a bench starts: the committed one (watt.json,
+// watt.mesh-port.json) as it is, or with --workers N a generated copy in which
+// every downstream service runs N workers and the entry one (Watt 3.67:
+// autoload.mappings.<id>.workers). The committed files stay untouched; the copy
+// lives under the project's .cache/ so that the drop-in's module and the apps
+// resolve as from the root.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, join, relative } from 'node:path'
+import { ENTRY, SERVICES } from '../../lib/topology.js'
+import { PROJECT_ROOT } from './paths.js'
+import { onCleanup } from './processes.js'
+
+/** This process's generated configs (removed when its runtimes have stopped). */
+export const GENERATED_DIR = join(PROJECT_ROOT, '.cache', `bench-config-${process.pid}`)
+
+/** Removes this process's generated configs; the runtimes started from them must be stopped first. */
+export function removeGeneratedConfigs () {
+  rmSync(GENERATED_DIR, { recursive: true, force: true })
+}
+
+/**
+ * @param {string} base  a config relative to the project root
+ * @param {{ workers?: number, dir?: string }} [options]  dir: where generated copies go
+ * @returns {string} the config to start, relative to the project root
+ */
+export function runtimeConfigFile (base, { workers = 1, dir = GENERATED_DIR } = {}) {
+  if (workers === 1) return base
+  const config = JSON.parse(readFileSync(join(PROJECT_ROOT, base), 'utf8'))
+  mkdirSync(dir, { recursive: true })
+  // Ctrl-C exits without the bench's own stop: take the copies along then too
+  if (dir === GENERATED_DIR) onCleanup(async () => removeGeneratedConfigs())
+  config.autoload.path = relative(dir, join(PROJECT_ROOT, config.autoload.path))
+  config.autoload.mappings = {
+    ...config.autoload.mappings,
+    // the entry stays at one worker: the question is how calls spread over the services'
+    [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1 },
+    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers }]))
+  }
+  const file = join(dir, basename(base).replace(/\.json$/, `.workers-${workers}.json`))
+  writeFileSync(file, JSON.stringify(config, null, 2))
+  return relative(PROJECT_ROOT, file)
+}
