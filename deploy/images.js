@@ -36,8 +36,8 @@ export function localBaseTag () {
   return `watt-lab-base:node-${version}`
 }
 
-/** Source folders and files the images hold (tests and tools stay out). */
-const SOURCES = ['package.json', 'package-lock.json', 'watt.json', 'watt.env', 'lib', 'packages', 'web', 'bench', 'deploy']
+/** Source folders and files the images hold (tests and tools stay out; examples/ is a workspace, so its link in node_modules needs it). */
+const SOURCES = ['package.json', 'package-lock.json', 'watt.json', 'watt.env', 'lib', 'packages', 'web', 'examples', 'bench', 'deploy']
 
 /**
  * What the build context holds, relative to the project root: the sources, and

@@ -12,9 +12,12 @@ import { API_PREFIX } from './runtime.js'
 const UNKNOWN_EVERY = 50
 
 /**
- * @typedef {'disk' | 'net-ipc' | 'net-tcp'} Source
+ * @typedef {'disk' | 'net-ipc' | 'net-tcp' | 'net-mesh-port'} Source
  * @typedef {'stream' | 'scan' | 'promise'} Mode
  */
+
+/** The data-api's `via` per network source: net-mesh-port asks as net-ipc does (the mesh's URL); its runtime differs. */
+const VIA = { 'net-ipc': 'ipc', 'net-tcp': 'tcp', 'net-mesh-port': 'ipc' }
 
 /**
  * The API path for one id.
@@ -24,7 +27,7 @@ const UNKNOWN_EVERY = 50
  * @param {string} id
  */
 export function variantPath (dataset, source, mode, id) {
-  const via = source === 'disk' ? '' : `?via=${source.slice(4)}`
+  const via = source === 'disk' ? '' : `?via=${VIA[source]}`
   const where = dataset === 'small' ? `small/${source === 'disk' ? 'disk' : 'net'}` : 'large'
   return `${API_PREFIX}/data/${where}/${mode}/${id}${via}`
 }

@@ -5,12 +5,13 @@
 import { failuresOf, runLoad } from '../lib/load.js'
 import { rotatingVariant } from './expected.js'
 import { rssOf, trackPeakRss } from './peak-rss.js'
+import { runtimeKindOf } from './plan.js'
 import { preflight } from './preflight.js'
 
 /**
  * @typedef {object} VariantContext
  * @property {Record<string, import('./dataset/cache.js').CachedDataset>} datasets
- * @property {() => Promise<import('./runtime.js').DataRuntime>} runtimeFor   a fresh or the shared runtime
+ * @property {(kind: import('./runtime.js').RuntimeKind) => Promise<import('./runtime.js').DataRuntime>} runtimeFor   a fresh or the shared runtime of that config
  * @property {(runtime: import('./runtime.js').DataRuntime) => Promise<void>} release  stops it when fresh
  * @property {number} seed
  * @property {number} timeoutS
@@ -25,7 +26,7 @@ import { preflight } from './preflight.js'
 export async function measureVariant (kase, context, progress) {
   const { manifest } = context.datasets[kase.dataset]
   const rotation = rotatingVariant(kase.dataset, kase.source, kase.mode, manifest, context.seed)
-  const runtime = await context.runtimeFor()
+  const runtime = await context.runtimeFor(runtimeKindOf(kase.source))
   try {
     const pid = /** @type {number} */ (runtime.pid)
     const rssIdleBytes = await rssOf(pid)

@@ -3,9 +3,19 @@
 import { UsageError } from '../lib/cli.js'
 import { parseSize } from './dataset/size.js'
 
-export const SOURCES = /** @type {const} */ (['disk', 'net-ipc', 'net-tcp'])
+export const SOURCES = /** @type {const} */ (['disk', 'net-ipc', 'net-tcp', 'net-mesh-port'])
 export const MODES = /** @type {const} */ (['stream', 'scan', 'promise'])
 export const DATASET_CHOICES = /** @type {const} */ (['small', 'large'])
+
+/**
+ * The runtime a source's runs go against: net-mesh-port is net-ipc's request
+ * (http://data-source.plt.local) in the runtime whose config adds the drop-in.
+ * @param {typeof SOURCES[number]} source
+ * @returns {import('./runtime.js').RuntimeKind}
+ */
+export function runtimeKindOf (source) {
+  return source === 'net-mesh-port' ? 'mesh-port' : 'plain'
+}
 
 /**
  * The original write-up ran `wrk -t12 -c400 -d45s` against every endpoint.

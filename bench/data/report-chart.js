@@ -1,10 +1,10 @@
 // @ts-check
 // One chart per dataset with every variant on it: throughput on the left and
-// peak RSS on the right, grouped by source (disk, ipc, tcp), one colour per
+// peak RSS on the right, grouped by source (disk, ipc, tcp, mesh-port), one colour per
 // parser, so parser cost and streaming cost read side by side.
 import { parserName, PARSER_OF_MODE } from './parsers.js'
 
-const SOURCE_LABEL = { disk: 'disk', 'net-ipc': 'ipc (mesh)', 'net-tcp': 'tcp' }
+const SOURCE_LABEL = { disk: 'disk', 'net-ipc': 'ipc (mesh)', 'net-tcp': 'tcp', 'net-mesh-port': 'mesh-port (drop-in)' }
 /** one colour per parser in both panels (ECharts would colour same-named series apart) */
 const COLOUR = { stream: '#5470c6', scan: '#3ba272', promise: '#fac858' }
 

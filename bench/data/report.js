@@ -5,6 +5,7 @@ import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mi
 import { barChart } from '../lib/report.js'
 import { recordedParser } from './parsers.js'
 import { isRefused, variantsChart } from './report-chart.js'
+import { meshPortTargetLine, meshPortVerdicts } from './mesh-port-target.js'
 
 /** Requests per second: decimals where they matter (the large dataset answers a few per second at most). @param {number | null | undefined} n */
 export function rps (n) {
@@ -112,6 +113,14 @@ export function dataReport (result) {
     })
   }
 
+  const meshPort = meshPortTargetLine(meshPortVerdicts(result))
+  if (meshPort) {
+    sections.push({
+      title: 'The mesh source over the mesh-port drop-in',
+      text: `net-mesh-port is net-ipc's request unchanged (http://data-source.plt.local), made in a runtime whose config adds the @watt-lab/channel/mesh-port drop-in (bench/data/watt.mesh-port.json), which carries it over http-port to the data-source's own http.Server.\n\n${meshPort}`
+    })
+  }
+
   const wrk = result.crossCheck
   if (wrk) {
     sections.push({
@@ -132,7 +141,7 @@ export function dataReport (result) {
   }))
 
   return {
-    title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp)',
+    title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp, mesh-port)',
     intro: `${failedBanner(result, 'variants')}${machineLine(result, ['wattpm', 'undici', 'fastify', 'autocannon'], { 'stream-json': config.streamJsonVersion })} Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }

@@ -1,6 +1,7 @@
 // @ts-check
 // The data suite: streaming vs buffered JSON, from disk and from a data-source
-// service over Watt's mesh (ipc) and over TCP, on a small and a large dataset.
+// service over Watt's mesh (ipc), over TCP and over the mesh-port drop-in, on a
+// small and a large dataset.
 //   npm run bench:data                            every variant, default sizes
 //   npm run bench:data -- --large-size 2GB        the original write-up's scale
 import { readFileSync } from 'node:fs'
@@ -11,7 +12,7 @@ import { runSuiteCommand } from '../lib/driver.js'
 import { DEFAULT_CACHE_DIR, ensureDataset } from './dataset/cache.js'
 import { measureVariant } from './measure.js'
 import { parserName } from './parsers.js'
-import { casesFrom, FLAGS, MODES, resolveTiming, sizesFrom } from './plan.js'
+import { casesFrom, FLAGS, MODES, resolveTiming, runtimeKindOf, sizesFrom } from './plan.js'
 import { dataReport, memoryTable } from './report.js'
 import { startDataRuntime } from './runtime.js'
 import { crossCheckWithWrk } from './wrk-check.js'
@@ -23,13 +24,13 @@ const log = (/** @type {string} */ line) => process.stderr.write(line + '\n')
 runSuiteCommand({
   name: 'data',
   command: 'node bench/data/run.js',
-  description: 'Streaming vs buffered JSON endpoints, from disk and over the network (ipc, tcp); every response verified, peak RSS per run.',
+  description: 'Streaming vs buffered JSON endpoints, from disk and over the network (ipc, tcp, mesh-port); every response verified, peak RSS per run.',
   flags: FLAGS,
   usesWrk: true,
   plan: async (flags) => {
     const sizes = sizesFrom(flags)
     const cases = casesFrom(resolveTiming(flags, sizes))
-    if (cases.length === 0) throw new UsageError('no variant selected: the large dataset has no disk source; add net-ipc or net-tcp to --sources')
+    if (cases.length === 0) throw new UsageError('no variant selected: the large dataset has no disk source; add net-ipc, net-tcp or net-mesh-port to --sources')
     /** @type {Record<string, import('./dataset/cache.js').CachedDataset>} */
     const datasets = {}
     for (const name of new Set(cases.map((kase) => kase.dataset))) {
@@ -45,20 +46,34 @@ runSuiteCommand({
     }
   },
   setup: async (flags, plan) => {
-    const { datasets } = /** @type {any} */ (plan)
+    const { datasets, cases } = /** @type {any} */ (plan)
     const files = { small: datasets.small?.file, large: datasets.large?.file }
-    const shared = flags.runtime === 'shared' ? await startDataRuntime({ files }) : null
-    if (shared) log(`started the data runtime (pid ${shared.pid}) at ${shared.apiUrl}`)
+    // --runtime shared: one runtime per config the variants need (net-mesh-port's has the drop-in)
+    /** @type {Map<import('./runtime.js').RuntimeKind, import('./runtime.js').DataRuntime>} */
+    const shared = new Map()
+    const stopShared = async () => { await Promise.all([...shared.values()].map((runtime) => runtime.stop())) }
+    if (flags.runtime === 'shared') {
+      try {
+        for (const kind of new Set(/** @type {import('./plan.js').DataCase[]} */ (cases).map((kase) => runtimeKindOf(kase.source)))) {
+          const runtime = await startDataRuntime({ files, kind })
+          shared.set(kind, runtime)
+          log(`started the ${kind} data runtime (pid ${runtime.pid}) at ${runtime.apiUrl}`)
+        }
+      } catch (err) {
+        await stopShared()
+        throw err
+      }
+    }
     /** @type {import('./measure.js').VariantContext} */
     const variants = {
       datasets,
       seed: flags.seed,
       timeoutS: flags.timeout,
-      freshRuntime: !shared,
-      runtimeFor: async () => shared ?? startDataRuntime({ files }),
-      release: async (runtime) => { if (runtime !== shared) await runtime.stop() }
+      freshRuntime: shared.size === 0,
+      runtimeFor: async (kind) => shared.get(kind) ?? startDataRuntime({ files, kind }),
+      release: async (runtime) => { if (shared.get(runtime.kind) !== runtime) await runtime.stop() }
     }
-    return { variants, stop: async () => { await shared?.stop() } }
+    return { variants, stop: stopShared }
   },
   measure: (kase, { progress, context }) => measureVariant(/** @type {import('./plan.js').DataCase} */ (kase), context.variants, progress),
   afterRuns: (result) => { process.stdout.write(memoryTable(result) + '\n') },

@@ -1,13 +1,20 @@
 // @ts-check
 // The data runtime (bench/data/watt.json) on free loopback ports, through the
 // shared lifecycle: ready only once the datasets are readable and the
-// data-source answers over the mesh and over TCP.
+// data-source answers over the mesh and over TCP. Its `mesh-port` twin
+// (watt.mesh-port.json, the same config plus the @watt-lab/channel/mesh-port
+// drop-in) serves the net-mesh-port source: the mesh source's code unchanged,
+// its requests carried by the drop-in.
 import { relative } from 'node:path'
 import { freePorts } from '../lib/ports.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { startRuntime } from '../lib/runtime.js'
 
 export const CONFIG_FILE = relative(PROJECT_ROOT, new URL('./watt.json', import.meta.url).pathname)
+export const MESH_PORT_CONFIG_FILE = relative(PROJECT_ROOT, new URL('./watt.mesh-port.json', import.meta.url).pathname)
+
+/** @typedef {'plain' | 'mesh-port'} RuntimeKind  which config a data runtime runs */
+export const CONFIG_FILES = /** @type {Record<RuntimeKind, string>} */ ({ plain: CONFIG_FILE, 'mesh-port': MESH_PORT_CONFIG_FILE })
 export const API_PREFIX = '/data-api'
 export const READY_PATHS = [`${API_PREFIX}/ready`]
 export const DEFAULT_PORT = 3044
@@ -47,7 +54,7 @@ export const DATA_DEFAULTS = {
 }
 
 /**
- * @typedef {import('../lib/runtime.js').Runtime & { apiUrl: string, sourcePort: number }} DataRuntime
+ * @typedef {import('../lib/runtime.js').Runtime & { apiUrl: string, sourcePort: number, kind: RuntimeKind }} DataRuntime
  */
 
 /**
@@ -78,17 +85,18 @@ export function dataRuntimeEnv (files, port, sourcePort, env = {}) {
  * @param {number} [options.port]          entry port (default: a free one)
  * @param {number} [options.sourcePort]    data-source's own TCP port (default: a free one)
  * @param {Record<string, string>} [options.env]  e.g. DATA_API_MAX_HEAP, DATA_SOURCE_STALL_MS
+ * @param {RuntimeKind} [options.kind]     'mesh-port': the config with the drop-in
  * @returns {Promise<DataRuntime>}
  */
-export async function startDataRuntime ({ files, port, sourcePort, env = {} }) {
+export async function startDataRuntime ({ files, port, sourcePort, env = {}, kind = 'plain' }) {
   const [freeEntry, freeSource] = await freePorts(2)
   const entry = port ?? freeEntry
   const source = sourcePort ?? freeSource
   const runtime = await startRuntime({
-    configFile: CONFIG_FILE,
+    configFile: CONFIG_FILES[kind],
     readyPaths: READY_PATHS,
     reuse: false,
     env: dataRuntimeEnv(files, entry, source, env)
   })
-  return { ...runtime, apiUrl: runtime.url + API_PREFIX, sourcePort: source }
+  return { ...runtime, apiUrl: runtime.url + API_PREFIX, sourcePort: source, kind }
 }

@@ -9,6 +9,7 @@ import { fixed, medianOf, times as x } from '../../bench/lib/format.js'
 import { recordedParser } from '../../bench/data/parsers.js'
 import { rps } from '../../bench/data/report.js'
 import { isRefused } from '../../bench/data/report-chart.js'
+import { meshPortTargetLine, meshPortVerdicts } from '../../bench/data/mesh-port-target.js'
 
 const MIB = 1048576
 /** A dataset's size, rounded for prose (dataset/size.js's formatSize keeps the decimals an exact --size needs: "100.0 MB"). @param {number} bytes */
@@ -106,11 +107,13 @@ function targets (data, large) {
   const v = view(data)
   const small = v.paired('small/disk/scan', 'small/disk/promise')
   if (small) lines.push(`- **scan against promise, small dataset from disk** (target ≥ 1.0×): ${x(small.median)}${data.config.rounds > 1 ? ` (per round ${x(small.min)}–${x(small.max)})` : ''}: ${small.median >= 1 ? 'met' : 'missed'}.`)
-  const versusStream = ['net-ipc', 'net-tcp'].map((source) => ({ source, ratio: v.paired(`large/${source}/scan`, `large/${source}/stream`) })).filter((r) => r.ratio)
+  const versusStream = ['net-ipc', 'net-tcp', 'net-mesh-port'].map((source) => ({ source, ratio: v.paired(`large/${source}/scan`, `large/${source}/stream`) })).filter((r) => r.ratio)
   if (versusStream.length) {
     const met = versusStream.every((r) => /** @type {any} */ (r.ratio).median >= 1.5)
     lines.push(`- **scan against stream-json, large dataset** (target ≥ 1.5×): ${versusStream.map((r) => `${r.source} ${x(/** @type {any} */ (r.ratio).median)}`).join(', ')}: ${met ? 'met' : 'missed'}.`)
   }
+  const meshPort = meshPortTargetLine(meshPortVerdicts(data))
+  if (meshPort) lines.push(meshPort)
   for (const [label, result] of /** @type {[string, any][]} */ ([['', data], [large ? ` at ${large.config.largeSize}` : '', large]])) {
     if (!result) continue
     const r = view(result)

@@ -51,6 +51,30 @@ t.test('a short run verifies every response, records peak RSS per variant, write
   t.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<svg/)
 })
 
+t.test('net-mesh-port runs against the drop-in runtime beside net-tcp, per run and shared, and the report judges it against tcp', async (t) => {
+  for (const runtime of ['per-run', 'shared']) {
+    const dir = t.testdir()
+    const out = join(dir, 'result.json')
+    const sources = runtime === 'shared' ? 'net-ipc,net-mesh-port' : 'net-tcp,net-mesh-port'
+    const { code, stderr } = await bench(['--datasets', 'small', '--sources', sources, '--modes', 'scan', '--duration', '1', '--warmup', '0',
+      '--small-size', '300kB', '--runtime', runtime, '--cache-dir', dir, '--out', out, '--report', join(dir, 'report'), '--wrk', 'off'])
+    t.equal(code, 0, stderr)
+    const result = JSON.parse(readFileSync(out, 'utf8'))
+    t.same(result.runs.map((run) => [run.target, run.ok]), sources.split(',').map((source) => [`small/${source}/scan`, true]), `${runtime}: both ran and passed`)
+    for (const run of result.runs) t.ok(run.totalRequests > 0 && run.mismatches === 0, `${runtime} ${run.target}: ${run.totalRequests} verified answers`)
+    const report = readFileSync(join(dir, 'report.md'), 'utf8')
+    if (runtime === 'shared') {
+      // one runtime per config, each started once
+      t.match(stderr, /started the plain data runtime/)
+      t.match(stderr, /started the mesh-port data runtime/)
+      t.notMatch(report, /net-mesh-port\) against tcp/, 'no tcp run, no verdict')
+    } else {
+      t.not(result.runs[0].runtimePid, result.runs[1].runtimePid, 'a runtime of its own per run')
+      t.match(report, /the mesh source over the mesh-port drop-in \(net-mesh-port\) against tcp\*\* \(target: throughput ≥ tcp's, peak RSS over idle ≤ tcp's \+ 16 MiB\): small\/scan \d+\.\d\d× tcp's req\/s \((met|missed)\), \d+ MiB over idle/)
+    }
+  }
+})
+
 t.test('a buffered variant that cannot fit is REFUSED (507) with the server\'s reason, never a number, and alone does not fail the suite', async (t) => {
   const dir = t.testdir()
   const out = join(dir, 'result.json')
@@ -120,6 +144,7 @@ t.test('the manifest check accepts the exact answer and nothing else', async (t)
   t.equal(variantPath('small', 'net-tcp', 'promise', 'spk_3'), '/data-api/data/small/net/promise/spk_3?via=tcp')
   t.equal(variantPath('large', 'net-ipc', 'stream', '10000'), '/data-api/data/large/stream/10000?via=ipc')
   t.equal(variantPath('small', 'disk', 'stream', 'spk_3'), '/data-api/data/small/disk/stream/spk_3')
+  t.equal(variantPath('large', 'net-mesh-port', 'scan', '10000'), '/data-api/data/large/scan/10000?via=ipc', 'the mesh source\'s request; its runtime has the drop-in')
   const variant = rotatingVariant('small', 'disk', 'stream', manifest, 1)
   const path = variantPath('small', 'disk', 'stream', id)
   t.equal(variant.check(path, right), null, 'a variant\'s check finds the id in the path')

@@ -150,13 +150,13 @@ t.test('the data block: committed as written, a row per variant naming its parse
   t.equal(replaceBlock(dataReadme, block, 'data'), dataReadme, 'writing it again changes nothing (idempotent)')
 
   /** rps by target; a target missing from ok fails, 'refused' ones answer 507 */
-  function fakeData (rpsByTarget, { refused = [], failed = [] } = {}) {
+  function fakeData (rpsByTarget, { refused = [], failed = [], consumedMiB = {} } = {}) {
     const runs = []
     const summary = { scaled: {} }
     for (const [target, rps] of Object.entries(rpsByTarget)) {
       const [dataset, source, mode] = target.split('/')
       const bad = refused.includes(target) ? 'preflight answered 507: the dataset cannot fit' : failed.includes(target) ? '3 timeouts' : null
-      runs.push({ target, dataset, source, mode, round: 1, ok: !bad, failures: bad ? [bad] : [], connections: 2, duration: 30, requestsPerSec: rps, status: { '2xx': rps * 30 }, latencyMs: { avg: 100 / rps, p50: 100, p99: 200 }, datasetBytes: 1e8, peakRssBytes: 400 * 1048576, memoryConsumedBytes: 40 * 1048576 })
+      runs.push({ target, dataset, source, mode, round: 1, ok: !bad, failures: bad ? [bad] : [], connections: 2, duration: 30, requestsPerSec: rps, status: { '2xx': rps * 30 }, latencyMs: { avg: 100 / rps, p50: 100, p99: 200 }, datasetBytes: 1e8, peakRssBytes: 400 * 1048576, memoryConsumedBytes: (consumedMiB[target] ?? 40) * 1048576 })
       summary.scaled[target] = bad ? { failed: true, failures: [bad] } : { failed: false, requestsPerSec: { median: rps, min: rps, max: rps } }
     }
     return { suite: 'data', startedAt: '2026-01-01T00:00:00.000Z', source: 'results/fake-data.json', machine: { cpuModel: 'Test CPU', cores: 2, versions: { wattpm: '3.67.0' }, git: { commit: 'abc' } }, config: { rounds: 1, largeSize: '100MB', streamJsonVersion: '3.8.0', datasets: { small: { bytes: 4e6, records: 10 }, large: { bytes: 1e8, records: 100 } } }, runs, summary }
@@ -177,4 +177,10 @@ t.test('the data block: committed as written, a row per variant naming its parse
   const broken = dataBlock({ data: fakeData({ 'small/disk/scan': 15, 'small/disk/promise': 20 }), large })
   t.match(broken, /\| large\/net-ipc\/stream \| stream-json 3\.8\.0 \| FAILED \| 3 timeouts \|/)
   t.match(broken, /Every streaming variant completes at 2GB\*\*: no: large\/net-ipc\/stream FAILED/, 'a failed 2 GB stream is not called complete')
+  t.notMatch(fast, /mesh-port drop-in/, 'no net-mesh-port run, no verdict')
+  const MESH_PORT = /the mesh source over the mesh-port drop-in \(net-mesh-port\) against tcp\*\* \(target: throughput ≥ tcp's, peak RSS over idle ≤ tcp's \+ 16 MiB\): /
+  const dropIn = (rps, consumedMiB) => dataBlock({ data: fakeData({ 'small/net-tcp/scan': 20, 'small/net-mesh-port/scan': rps }, { consumedMiB: { 'small/net-tcp/scan': 40, 'small/net-mesh-port/scan': consumedMiB } }) })
+  t.match(dropIn(22, 56), new RegExp(MESH_PORT.source + /small\/scan 1\.10× tcp's req\/s \(met\), 56 MiB over idle against tcp's 40 \(met\): met\./.source), 'as fast as tcp within 16 MiB: met')
+  t.match(dropIn(18, 40), /small\/scan 0\.90× tcp's req\/s \(missed\), 40 MiB over idle against tcp's 40 \(met\): missed\./, 'slower than tcp: missed')
+  t.match(dropIn(22, 57), /small\/scan 1\.10× tcp's req\/s \(met\), 57 MiB over idle against tcp's 40 \(missed\): missed\./, 'more than 16 MiB over tcp: missed')
 })

@@ -8,12 +8,14 @@
 // and JSON.parse per chunk, promise with JSON.parse of the whole text. Data
 // that is not a JSON array of records (broken, cut short, a record over the
 // cap) answers 502 when nothing was sent yet, else the response is aborted. /data-api/ready proves every source answers;
-// /data-api/stats shows what is in flight (tests use it to prove release).
+// /data-api/stats shows what is in flight (tests use it to prove release) and,
+// in the runtime with the mesh-port drop-in, which path the data-source calls took.
 import Fastify from 'fastify'
 import { stat } from 'node:fs/promises'
 import { getHeapStatistics } from 'node:v8'
 import { threadId } from 'node:worker_threads'
 import { request } from 'undici'
+import { meshPortStats } from '@watt-lab/channel/mesh-port'
 import { DATASETS } from '../dataset/records.js'
 import { bufferedMatches, streamMatches } from './json-filter.js'
 import { HttpError } from './http-error.js'
@@ -110,7 +112,7 @@ export function buildDataApi (config, { budget = new MemoryBudget(), logger } = 
     return reply.code(problems.length ? 503 : 200).send({ ready: problems.length === 0, problems })
   })
   // threadId changes when Watt replaces a crashed worker: tests use it to prove no crash happened.
-  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId, memory: threadMemory() }))
+  app.get(`${PREFIX}/stats`, async () => ({ inFlight, budget: budget.stats, heapUsedBytes: process.memoryUsage().heapUsed, heapSizeLimitBytes: getHeapStatistics().heap_size_limit, threadId, memory: threadMemory(), meshPort: meshPortStats() }))
   return app
 }
 
