@@ -1,6 +1,6 @@
 // @ts-check
 // One chart per dataset with every variant on it: throughput on the left and
-// peak RSS on the right, grouped by source (disk, ipc, tcp, mesh-port), one colour per
+// peak RSS on the right, grouped by source (disk and the three network paths), one colour per
 // parser, so parser cost and streaming cost read side by side.
 import { parserName, PARSER_OF_MODE } from './parsers.js'
 

@@ -141,7 +141,7 @@ export function dataReport (result) {
   }))
 
   return {
-    title: 'Streaming vs buffered JSON, from disk and over the network (ipc, tcp, mesh-port)',
+    title: 'Streaming vs buffered JSON, from disk and over the network (the mesh, loopback TCP and the mesh-port drop-in)',
     intro: `${failedBanner(result, 'variants')}${machineLine(result, ['wattpm', 'undici', 'fastify', 'autocannon'], { 'stream-json': config.streamJsonVersion })} Datasets generated with seed ${config.seed}. The load generator runs on the same machine and shares its cores with the runtime.`,
     sections
   }

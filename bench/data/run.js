@@ -24,7 +24,7 @@ const log = (/** @type {string} */ line) => process.stderr.write(line + '\n')
 runSuiteCommand({
   name: 'data',
   command: 'node bench/data/run.js',
-  description: 'Streaming vs buffered JSON endpoints, from disk and over the network (ipc, tcp, mesh-port); every response verified, peak RSS per run.',
+  description: 'Streaming vs buffered JSON endpoints, from disk and over the network (the mesh, loopback TCP and the mesh-port drop-in); every response verified, peak RSS per run.',
   flags: FLAGS,
   usesWrk: true,
   plan: async (flags) => {
