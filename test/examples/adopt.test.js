@@ -64,7 +64,7 @@ t.test('watt.json: every call answers over Watt\'s mesh, the drop-in is absent',
   overMesh = answers
 })
 
-t.test('watt.mesh-port.json: the same answers, every call after the handshake over http-port', async (t) => {
+t.test('watt.mesh-port.json: the same answers, every call over http-port, the first included', async (t) => {
   const { answers, counts, log } = await runExample(t, 'watt.mesh-port.json', 'info')
   t.same(answers, overMesh, 'status and body identical to the mesh run')
   t.match(log, /mesh-port: pricing over http-port \(1 worker\)/, 'catalog logs its route to pricing')
@@ -72,7 +72,8 @@ t.test('watt.mesh-port.json: the same answers, every call after the handshake ov
   for (const [direction, calls] of Object.entries(CALLS)) {
     const seen = counts[direction] ?? { 'http-port': 0, mesh: 0 }
     t.equal(seen['http-port'] + seen.mesh, calls, `${direction}: every call counted once`)
-    // The readiness calls did the handshake; allow one call that still raced it.
-    t.ok(seen['http-port'] >= calls - 1, `${direction}: ${seen['http-port']} of ${calls} over http-port`)
+    // The first call to each app waits for the handshake, so none takes the mesh.
+    t.equal(seen['http-port'], calls, `${direction}: ${seen['http-port']} of ${calls} over http-port`)
+    t.equal(seen.mesh, 0, `${direction}: none over the mesh`)
   }
 })
