@@ -4,7 +4,7 @@
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { availabilityOf, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
-import { FAULTED_WORKER, WORKER_FAULTS } from './faults/one-worker.js'
+import { WORKER_FAULTS } from './faults/one-worker.js'
 import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
 export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
@@ -96,7 +96,7 @@ export function casesFrom (settings) {
     // one worker of two fails where the transport links each worker apart
     for (const kind of settings.workerFaults) {
       for (const transport of ownRuntimeTransports()) {
-        cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} worker ${FAULTED_WORKER} of 2 (${transport})`, kind, transport, oneWorker: true })
+        cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} one worker of 2 (${transport})`, kind, transport, oneWorker: true })
       }
     }
   }

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { runLoad } from '../../lib/load.js'
 import { scrapeMetrics } from '../../lib/metrics.js'
 import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
-import { FAULTED_WORKER, WORKER_FAULTS } from '../faults/one-worker.js'
+import { WORKER_FAULTS } from '../faults/one-worker.js'
 import { observeTransport } from '../faults/observer.js'
 import { errorWindow } from '../faults/window.js'
 import { isAlive, restartCounts, statusOf, waitUntilSettled } from '../health.js'
@@ -67,17 +67,20 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   const load = runLoad({ url, connections, pipelining: 1, duration: durationS, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
   const observer = observeTransport({ baseUrl: runtime.url, transport: TRANSPORT, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000, now })
 
-  // worker 0's drop-in counter, read as the fault starts and as it ends
-  const otherWorkerCalls = async () => (await scrapeMetrics(runtime.metricsUrl)).meshPort[service]?.httpPort['0'] ?? 0
-  /** @type {{ injectedAt: number, backAt: number } | null} */
+  // the drop-in's counters per target worker, read as the fault starts and as it ends:
+  // the calls the workers other than the faulted one took meanwhile
+  const workerCalls = async () => (await scrapeMetrics(runtime.metricsUrl)).meshPort[service]?.httpPort ?? {}
+  /** @type {{ injectedAt: number, backAt: number, worker?: number } | null} */
   let fault = null
   let injectError = null
   let otherDuring = 0
   try {
     await sleep(preMs)
-    const otherBefore = await otherWorkerCalls()
+    const callsBefore = await workerCalls()
     fault = await kind.inject({ control, service, metricsUrl: runtime.metricsUrl, holdMs, now })
-    otherDuring = (await otherWorkerCalls()) - otherBefore
+    const callsAfter = await workerCalls()
+    // (a restart replaces every worker: then any worker counts)
+    otherDuring = Object.entries(callsAfter).filter(([worker]) => worker !== String(fault?.worker)).reduce((sum, [worker, n]) => sum + n - (callsBefore[worker] ?? 0), 0)
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
@@ -112,18 +115,18 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   check(t('every 200 carries the verified body'), wrong2xx === 0, `${wrong2xx} wrong 200 bodies`)
   check(t(`every error is a 502/504 naming ${service}`), window.wrongAnswers === 0, window.wrongSamples.join(' | '))
   check(t('no error before the fault'), early === 0, `${early} errors`)
-  check(t(`errors bounded by what was in flight to worker ${FAULTED_WORKER} (≤ ${budget})`), errorsSeen <= budget, `${errorsSeen} errors (${window.errors} probes, ${loaded.status.non2xx} under load)`)
+  check(t(`errors bounded by what was in flight to worker the worker (≤ ${budget})`), errorsSeen <= budget, `${errorsSeen} errors (${window.errors} probes, ${loaded.status.non2xx} under load)`)
   const limit = runtime.callTimeoutMs + latencySlackMs + (window.okLatencyP99Ms ?? 0)
   check(t(`errors answered within the ${runtime.callTimeoutMs} ms call timeout (+ ${latencySlackMs} ms + successes' p99)`), (window.maxErrorLatencyMs ?? 0) <= limit, `slowest error ${window.maxErrorLatencyMs} ms, limit ${limit} ms`)
   const recoveryLimit = recoveryLimitMs + (window.okLatencyP99Ms ?? 0)
   check(t(`errors stop within ${recoveryLimitMs} ms (+ successes' p99) of the worker being back`), window.recoveryMs <= recoveryLimit, `last error ${window.recoveryMs} ms after, limit ${recoveryLimit} ms`)
-  check(t('worker 0 answered during the fault (drop-in counter)'), fault === null || otherDuring > 0, `${otherDuring} calls`)
+  check(t('the other worker answered during the fault (drop-in counter)'), fault === null || otherDuring > 0, `${otherDuring} calls`)
   check(t(`verified answers kept coming during the fault (no gap over ${maxGapMs} ms)`), gap <= maxGapMs, `longest gap ${gap} ms`)
   check(t('serves verified answers again'), window.servedAgain)
 
   return {
     failures: checks.filter((c) => !c.ok).map((c) => `${c.name}${c.detail ? ` (${c.detail})` : ''}`),
-    fault: { kind: kindName, description: kind.description, service, workers: 2, faultedWorker: FAULTED_WORKER, holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
+    fault: { kind: kindName, description: kind.description, service, workers: 2, ...(fault?.worker !== undefined ? { faultedWorker: fault.worker } : {}), holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
     transports: {
       [TRANSPORT]: {
         load: { totalRequests: loaded.totalRequests, '2xx': loaded.status['2xx'], non2xx: loaded.status.non2xx, byCode: loaded.status.byCode, errors: loaded.errors, timeouts: loaded.timeouts, wrong2xx, latencyMs: loaded.latencyMs },
