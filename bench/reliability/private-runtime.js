@@ -5,7 +5,10 @@
 // WATT_LAB_MESH_PORT=1), as bench/outside/mesh-port-runtime.js starts it for the
 // benches: the drop-in would turn the plain runtime's ipc into mesh-port, so the
 // checks load it apart.
+import { rmdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { untilOverHttpPort } from '../outside/mesh-port-runtime.js'
+import { PROJECT_ROOT } from '../lib/paths.js'
 import { privatePorts, runtimeEnv, servicePort } from '../lib/private-ports.js'
 import { startRuntime } from '../lib/runtime.js'
 import { runtimeConfigFile } from '../lib/runtime-config.js'
@@ -26,9 +29,14 @@ export async function startPrivateRuntime ({ callTimeoutMs, env: extra = {}, mes
     ...(meshPort ? { [MESH_PORT_RUNTIME.env]: '1' } : {}),
     ...(callTimeoutMs ? { CALL_TIMEOUT_MS: String(callTimeoutMs) } : {})
   })
-  const configFile = runtimeConfigFile(meshPort ? MESH_PORT_RUNTIME.configFile : 'watt.json', { services: workers })
+  const base = meshPort ? MESH_PORT_RUNTIME.configFile : 'watt.json'
+  const configFile = runtimeConfigFile(base, { services: workers })
   const route = routeOf('mesh-port')
-  const runtime = await startRuntime({ env, reuse: false, configFile, ...(meshPort ? { readyPaths: [route], readyTimeoutMs: 150_000 } : {}) })
+  const started = await startRuntime({ env, reuse: false, configFile, ...(meshPort ? { readyPaths: [route], readyTimeoutMs: 150_000 } : {}) })
+  // a generated config goes with its runtime (the checks and tests start several in one process)
+  const runtime = configFile === base
+    ? started
+    : { ...started, stop: async () => { await started.stop(); removeConfig(join(PROJECT_ROOT, configFile)) } }
   const pid = runtime.pid
   if (pid === null) throw new Error('expected a runtime of our own')
   try {
@@ -39,6 +47,17 @@ export async function startPrivateRuntime ({ callTimeoutMs, env: extra = {}, mes
     throw err
   }
   return { ...runtime, pid, ports, configFile, meshPort, callTimeoutMs: callTimeoutMs ?? Number(SETTINGS.find((s) => s.env === 'CALL_TIMEOUT_MS')?.default) }
+}
+
+/**
+ * Removes a generated config, and its directory once empty (another runtime's may remain).
+ * @param {string} file
+ */
+function removeConfig (file) {
+  rmSync(file, { force: true })
+  try {
+    rmdirSync(dirname(file))
+  } catch {}
 }
 
 /** @typedef {Awaited<ReturnType<typeof startPrivateRuntime>>} PrivateRuntime */
