@@ -21,11 +21,15 @@ export function removeGeneratedConfigs () {
 
 /**
  * @param {string} base  a config relative to the project root
- * @param {{ workers?: number, dir?: string }} [options]  dir: where generated copies go
+ * @param {{ workers?: number, services?: Record<string, number>, dir?: string }} [options]
+ *   services: workers per named service instead (the others keep one), e.g. { node3: 2 } for a
+ *   check that fails one worker of two; dir: where generated copies go
  * @returns {string} the config to start, relative to the project root
  */
-export function runtimeConfigFile (base, { workers = 1, dir = GENERATED_DIR } = {}) {
-  if (workers === 1) return base
+export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATED_DIR } = {}) {
+  const named = Object.entries(services ?? {}).filter(([, n]) => n !== 1)
+  if (workers === 1 && named.length === 0) return base
+  const workersOf = (/** @type {string} */ name) => services ? (services[name] ?? 1) : workers
   const config = JSON.parse(readFileSync(join(PROJECT_ROOT, base), 'utf8'))
   mkdirSync(dir, { recursive: true })
   // Ctrl-C exits without the bench's own stop: take the copies along then too
@@ -35,9 +39,10 @@ export function runtimeConfigFile (base, { workers = 1, dir = GENERATED_DIR } = 
     ...config.autoload.mappings,
     // the entry stays at one worker: the question is how calls spread over the services'
     [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1 },
-    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers }]))
+    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers: workersOf(s.name) }]))
   }
-  const file = join(dir, basename(base).replace(/\.json$/, `.workers-${workers}.json`))
+  const suffix = services ? named.map(([name, n]) => `${name}-${n}`).join('.') : String(workers)
+  const file = join(dir, basename(base).replace(/\.json$/, `.workers-${suffix}.json`))
   writeFileSync(file, JSON.stringify(config, null, 2))
   return relative(PROJECT_ROOT, file)
 }

@@ -4,6 +4,7 @@
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { availabilityOf, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
+import { WORKER_FAULTS } from './faults/one-worker.js'
 import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
 export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
@@ -19,6 +20,7 @@ export const FLAGS = {
   'fuzz-requests': { type: 'integer', min: 1, max: 1_000_000, help: 'fuzz: generated requests (default 2000, quick 1000)' },
   'fuzz-seed': { type: 'integer', default: 7, min: 0, max: 2 ** 32 - 1, help: 'fuzz: seed (the same seed replays the same requests)' },
   'fuzz-concurrency': { type: 'integer', default: 16, min: 1, max: 256, help: 'fuzz: requests in flight' },
+  'worker-faults': { type: 'list', choices: Object.keys(WORKER_FAULTS), help: `faults: one worker of two of the service, for mesh-port (default ${Object.keys(WORKER_FAULTS).join(',')}, quick crash,hang)` },
   faults: { type: 'list', choices: FAULT_NAMES, help: `faults: which (default ${FAULT_NAMES.join(',')}, quick crash,hang); process-crash runs once per transport whose services run outside the runtime` },
   'fault-service': { type: 'string', default: 'node3', choices: DOWNSTREAM_SERVICES, help: 'faults: the downstream service that fails' },
   'fault-hold-ms': { type: 'integer', min: 100, max: 60_000, help: 'faults: how long a hang or a stop lasts (default call timeout + 2000)' },
@@ -44,24 +46,36 @@ export function resolveSettings (flags) {
     leakSeconds: flags.leakSeconds ?? (quick ? 1 : 3),
     fuzzRequests: flags.fuzzRequests ?? (quick ? 1000 : 2000),
     faults: flags.faults ?? (quick ? ['crash', 'hang'] : FAULT_NAMES),
+    workerFaults: flags.workerFaults ?? (quick ? ['crash', 'hang'] : Object.keys(WORKER_FAULTS)),
     faultHoldMs: flags.faultHoldMs ?? flags.callTimeoutMs + 2000,
     shutdownSuites: flags.shutdownSuites ?? (quick ? ['transports'] : DEFAULT_SUITES)
   }
 }
 
 /**
- * Every transport the check can run here: in the runtime, or outside it where the
- * harness can start its targets (service processes, a remote host). Not those
- * measured in a runtime of their own (mesh-port): the checks load one runtime.
+ * Every transport the check can run here: in the runtime, outside it where the
+ * harness can start its targets (service processes, a remote host), and those
+ * measured in a runtime of their own (mesh-port), which the check starts apart.
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function checkedTransports (env = process.env) {
-  return TRANSPORTS.filter((t) => !inOwnRuntime(t.name) && availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
+  return TRANSPORTS.filter((t) => availabilityOf(t.name, env, { startable: true }).available).map((t) => t.name)
 }
 
-/** The transports whose targets live outside the runtime (they have a requirement). */
+/** The transports whose targets live outside the runtime (they have a requirement, not a runtime of their own). */
 export function outsideTransports (env = process.env) {
-  return checkedTransports(env).filter((name) => TRANSPORTS.find((t) => t.name === name)?.requires)
+  return checkedTransports(env).filter((name) => TRANSPORTS.find((t) => t.name === name)?.requires && !inOwnRuntime(name))
+}
+
+/**
+ * The transports checked in a runtime of their own (mesh-port's, the faulted service
+ * at two workers): load, and the faults of one worker of two. Not leaks, fuzz, binds
+ * or shutdown: those look at the plain runtime and the benches, and a second
+ * runtime for them would double the check's length for the same code paths.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function ownRuntimeTransports (env = process.env) {
+  return checkedTransports(env).filter(inOwnRuntime)
 }
 
 /**
@@ -78,6 +92,12 @@ export function casesFrom (settings) {
     for (const kind of settings.faults) {
       if (!FAULT_KINDS[kind].outside) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
       else for (const transport of outsideTransports()) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} (${transport})`, kind, transport })
+    }
+    // one worker of two fails where the transport links each worker apart
+    for (const kind of settings.workerFaults) {
+      for (const transport of ownRuntimeTransports()) {
+        cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} one worker of 2 (${transport})`, kind, transport, oneWorker: true })
+      }
     }
   }
   if (wanted.has('binds')) cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { runSuiteCommand } from '../lib/driver.js'
 import { RESULTS_DIR } from '../lib/paths.js'
 import { describeSettings, readRuntimeSettings } from '../lib/runtime-settings.js'
-import { availableTransports } from '../../lib/topology.js'
+import { availableTransports, inOwnRuntime } from '../../lib/topology.js'
 import { startRequirements } from '../lib/requirements.js'
 import { casesFrom, FLAGS, resolveSettings } from './plan.js'
 import { startPrivateRuntime } from './private-runtime.js'
@@ -16,6 +16,7 @@ import { describeCheck, renderTable } from './table.js'
 import { createWattControl } from './watt-control.js'
 import { checkBinds } from './scenarios/binds.js'
 import { faultUnderLoad } from './scenarios/faults.js'
+import { workerFaultUnderLoad } from './scenarios/worker-faults.js'
 import { fuzzRoutes } from './scenarios/fuzz.js'
 import { memoryAcrossRuns } from './scenarios/leaks.js'
 import { loadUnderSeedProfile } from './scenarios/load.js'
@@ -35,17 +36,21 @@ runSuiteCommand({
   // One runtime for every scenario that needs one, started on first use: the
   // later scenarios (faults, binds) then also see a runtime that has been through the earlier ones.
   // The outside transports' targets (service processes, a remote host) start first, once.
+  // mesh-port's cases run against a second private runtime of its own (watt.mesh-port.json,
+  // the faulted service at two workers), also started on first use.
   setup: async (flags, plan) => {
     const settings = /** @type {Record<string, any>} */ (plan.config)
-    const outside = [...new Set(plan.cases.filter((kase) => kase.transport && !availableTransports().includes(kase.transport)).map((kase) => kase.transport))]
+    const outside = [...new Set(plan.cases.filter((kase) => kase.transport && !availableTransports().includes(kase.transport) && !inOwnRuntime(kase.transport)).map((kase) => kase.transport))]
     const needs = await startRequirements(outside, process.env, {})
     for (const { reason } of needs.skipped) process.stderr.write(`${reason}\n`)
     const started = outside.filter((transport) => !needs.skipped.some((s) => s.transport === transport))
-    /** @type {import('../lib/driver.js').Context & { shared: () => Promise<Shared>, needs: typeof needs, transports: string[] }} */
+    /** @type {import('../lib/driver.js').Context & { shared: () => Promise<Shared>, meshPort: () => Promise<Shared>, needs: typeof needs, transports: string[], ownRuntime: string[] }} */
     const context = {
       needs,
       // under load in the faults scenario: the runtime's own transports and the outside ones that started
       transports: [...availableTransports(), ...started],
+      // checked in a runtime of their own (mesh-port): never under load in the plain one
+      ownRuntime: [...new Set(plan.cases.filter((kase) => kase.transport && inOwnRuntime(kase.transport)).map((kase) => kase.transport))],
       shared: async () => {
         if (!opened) {
           const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs, env: needs.env })
@@ -55,20 +60,32 @@ runSuiteCommand({
         }
         return opened
       },
+      meshPort: async () => {
+        if (!meshOpened) {
+          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs, meshPort: true, workers: { [settings.faultService]: 2 } })
+          meshOpened = { runtime, control: createWattControl(runtime.pid) }
+          process.stderr.write(`started mesh-port's private runtime (pid ${runtime.pid}, ${runtime.configFile}, ${settings.faultService} at 2 workers) at ${runtime.url}\n`)
+        }
+        return meshOpened
+      },
       stop: async () => {
         await opened?.control.close()
         await opened?.runtime.stop()
+        await meshOpened?.control.close()
+        await meshOpened?.runtime.stop()
         await needs.stop()
       }
     }
     /** @type {Shared | null} */
     let opened = null
+    /** @type {Shared | null} */
+    let meshOpened = null
     return context
   },
   // Outside transports whose targets could not be made here are left out, and recorded as skipped.
   afterSetup: (plan, context) => ({
     ...plan,
-    cases: plan.cases.filter((kase) => !kase.transport || context.transports.includes(kase.transport)),
+    cases: plan.cases.filter((kase) => !kase.transport || context.transports.includes(kase.transport) || context.ownRuntime.includes(kase.transport)),
     config: { ...plan.config, outside: { about: context.needs.about, skipped: context.needs.skipped } }
   }),
   describe: describeCheck,
@@ -79,7 +96,23 @@ runSuiteCommand({
     if (kase.profile === 'shutdown') {
       return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
     }
-    const { runtime, control } = await context.shared()
+    // mesh-port: its own runtime (the drop-in), the faulted service at two workers
+    const { runtime, control } = kase.transport && inOwnRuntime(kase.transport) ? await context.meshPort() : await context.shared()
+    if (kase.oneWorker) {
+      return workerFaultUnderLoad(runtime, control, {
+        kind: kase.kind,
+        service: settings.faultService,
+        holdMs: settings.faultHoldMs,
+        connections: settings.faultConnections,
+        probeRateHz: settings.probeRate,
+        preMs: 2000,
+        postMs: 3000,
+        recoveryLimitMs: settings.recoveryLimitMs,
+        latencySlackMs: settings.latencySlackMs,
+        maxGapMs: settings.latencySlackMs,
+        onTick
+      })
+    }
     switch (kase.profile) {
       case 'load':
         return loadUnderSeedProfile(runtime, { transport: kase.transport, duration: settings.duration, onTick })

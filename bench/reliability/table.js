@@ -102,7 +102,7 @@ function faultRows (run) {
   const general = checks.filter((c) => !transports.some((t) => c.name.startsWith(`${t}:`)))
   const back = fault.backAfterMs !== undefined ? `back ${(fault.backAfterMs / 1000).toFixed(1)} s after injection` : 'not back'
   const rows = [['faults', run.target, general.every((c) => c.ok) ? 'PASS' : 'FAIL',
-    `${fault.description}; ${back}; entry alive, not restarted; ${fault.connections} conn/transport for ${fault.durationS} s` +
+    `${fault.description}; ${back}; entry alive, not restarted; ${fault.connections} conn${fault.workers ? '' : '/transport'} for ${fault.durationS} s` +
     general.filter((c) => !c.ok).map((c) => `\n✗ ${c.name} ${c.detail}`).join('')]]
   for (const transport of transports) {
     const t = run.transports[transport]
@@ -111,8 +111,10 @@ function faultRows (run) {
     const measured = t.errors === 0 && t.load.non2xx === 0
       ? 'no error'
       : `load ${codes || 'no error'}; probes ${t.errors}/${t.answers} errors, window ${(t.errorWindowMs / 1000).toFixed(1)} s, recovery ${t.recoveryMs} ms after back, slowest error ${t.maxErrorLatencyMs ?? '–'} ms (p99 of 200s ${t.okLatencyP99Ms ?? '–'} ms)`
+    // one worker of two failed (mesh-port): how the errors compare with their bound, and the other worker
+    const oneWorker = t.errorBudget === undefined ? '' : `; errors ${t.errors + t.load.non2xx} ≤ ${t.errorBudget} (in flight to the worker); the other worker served ${t.otherWorkerCallsDuringFault} calls meanwhile, longest gap ${t.longestVerifiedGapMs} ms`
     rows.push(['', `  · ${transport}`, mine.every((c) => c.ok) ? 'PASS' : 'FAIL',
-      measured + mine.filter((c) => !c.ok).map((c) => `\n✗ ${c.name.slice(transport.length + 2)} ${c.detail}`).join('')])
+      measured + oneWorker + mine.filter((c) => !c.ok).map((c) => `\n✗ ${c.name.slice(transport.length + 2)} ${c.detail}`).join('')])
   }
   return rows
 }

@@ -37,12 +37,13 @@ export function createWattControl (pid) {
   }
 
   /**
-   * Opens the REPL of one of the application's workers.
+   * Opens the REPL of one of the application's workers (`<app>:<index>`: that worker).
    * @param {string} application
    * @returns {Promise<Repl>}
    */
   function openRepl (application) {
-    const prompt = `${application}> `
+    // the worker's prompt names the application alone, whichever worker it is
+    const prompt = `${application.replace(/:\d+$/, '')}> `
     const socket = new WebSocket(`ws://localhost/api/v1/applications/${application}/repl`, { dispatcher: agent })
     let buffer = ''
     /** @type {(() => void) | null} */

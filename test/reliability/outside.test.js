@@ -14,7 +14,7 @@ import { isAlive } from '../../bench/reliability/health.js'
 import { availableTransports, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 
 // the transports whose services run outside the runtime (service processes, a remote host, containers);
-// not mesh-port, whose runtime of its own the checks leave out
+// not mesh-port, which runs in a private runtime of its own (test/reliability/mesh-port.test.js)
 const OUTSIDE = TRANSPORTS.filter((t) => t.requires && !inOwnRuntime(t.name)).map((t) => t.name)
 
 t.test('the plan lists the outside transports for load and a process crash, and a stop of a bench over all of them', async (t) => {
