@@ -85,12 +85,12 @@ test('drop-in, mesh and TCP answer alike', async (t) => {
       const took = Date.now() - started
       if (way === 'mesh') {
         // The mesh ignores the caller's signal until headers arrive: only its own
-        // applicationTimeout (3 s in the fixture) ends the call (documented).
+        // applicationTimeout (10 s in the fixture) ends the call (documented).
         t.match(JSON.parse(answer.text).error.message, /Timeout while waiting from a response from plain\.plt\.local/, "mesh: its own timeout, not the caller's")
-        t.ok(took >= 2500, `mesh: after its applicationTimeout (${took} ms)`)
+        t.ok(took >= 9000, `mesh: after its applicationTimeout (${took} ms)`)
       } else {
         t.match(JSON.parse(answer.text).error.message, /timed out after 300 ms/, `${way}: with the caller's reason`)
-        t.ok(took < 2500, `${way}: at the caller's deadline (${took} ms)`)
+        t.ok(took < 9000, `${way}: at the caller's deadline, not the mesh's timeout (${took} ms)`)
       }
       // The abort must reach the server as the request's close (light-my-request's does not).
       let after = before

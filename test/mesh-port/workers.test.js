@@ -6,6 +6,27 @@ import { test } from 'tap'
 import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { startFixture } from '../helpers/mesh-fixture.js'
 
+/**
+ * Waits until the front has sent `count` more requests over two's links than `before`
+ * (they are then in flight in the workers' pools), instead of a fixed pause.
+ * @param {Awaited<ReturnType<typeof startFixture>>} fixture
+ * @param {number} before
+ * @param {number} count
+ */
+async function untilSent (fixture, before, count) {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (await sentToTwo(fixture) >= before + count) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`${count} requests were not sent to two within 30 s`)
+}
+
+/** @param {Awaited<ReturnType<typeof startFixture>>} fixture */
+async function sentToTwo (fixture) {
+  return (await fixture.stats()).two.workers.reduce((n, w) => n + w.calls, 0)
+}
+
 /** @param {{ text: string }} answer */
 const who = (answer) => /** @type {{ worker: number, thread: number }} */ (JSON.parse(answer.text))
 
@@ -35,16 +56,19 @@ test('a hung worker gets no new requests; the other answers them', async (t) => 
   const fixture = await startFixture(t, 'drop-in')
   await fixture.call('http://two.plt.local', '/whoami')
   t.equal((await fixture.stats()).two.workers.length, 2, 'both workers linked')
-  const blocked = fixture.call('http://two.plt.local', '/block?ms=3000')
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  const started = Date.now()
+  const sent = await sentToTwo(fixture)
+  let blockedAt = Infinity
+  const blocked = fixture.call('http://two.plt.local', '/block?ms=8000', { timeout: 60_000 }).then((answer) => { blockedAt = Date.now(); return answer })
+  await untilSent(fixture, sent, 1) // in flight: the drop-in counts it against its worker
   const answers = []
-  for (let i = 0; i < 10; i++) answers.push(await fixture.call('http://two.plt.local', '/whoami', { timeout: 2000 }))
-  const took = Date.now() - started
+  for (let i = 0; i < 10; i++) {
+    const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 30_000 })
+    answers.push({ answer, at: Date.now() })
+  }
   const hung = who(await blocked).worker
-  t.ok(answers.every((a) => a.status === 200), 'all answered')
-  t.ok(answers.every((a) => who(a).worker !== hung), `none went to the hung worker ${hung}`)
-  t.ok(took < 2500, `while it was hung (${took} ms for 10 calls)`)
+  t.ok(answers.every((a) => a.answer.status === 200), 'all answered')
+  t.ok(answers.every((a) => who(a.answer).worker !== hung), `none went to the hung worker ${hung}`)
+  t.ok(answers.every((a) => a.at < blockedAt), 'all while it was hung (before its blocked call returned)')
 })
 
 test('a crash fails only that worker\'s in-flight requests, at once, naming the application', async (t) => {
@@ -53,10 +77,11 @@ test('a crash fails only that worker\'s in-flight requests, at once, naming the 
   const threads = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
   t.equal(threads.size, 2, 'both workers linked')
   // Four slow calls spread two per worker (fewest in flight), then one that kills its worker.
-  const slow = Array.from({ length: 4 }, () => fixture.call('http://two.plt.local', '/slow?ms=2500', { timeout: 10_000 }))
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  const sent = await sentToTwo(fixture)
+  const slow = Array.from({ length: 4 }, () => fixture.call('http://two.plt.local', '/slow?ms=6000', { timeout: 60_000 }))
+  await untilSent(fixture, sent, 4)
   const started = Date.now()
-  const exit = await fixture.call('http://two.plt.local', '/exit', { timeout: 10_000 })
+  const exit = await fixture.call('http://two.plt.local', '/exit', { timeout: 60_000 })
   const results = await Promise.all(slow.map((p) => p.then((answer) => ({ answer, at: Date.now() - started }))))
   t.equal(exit.status, 502, 'the request that crashed its worker fails')
   const error = JSON.parse(exit.text).error
@@ -67,9 +92,10 @@ test('a crash fails only that worker\'s in-flight requests, at once, naming the 
   const answered = results.filter((r) => r.answer.status === 200)
   t.equal(failed.length, 2, 'the crashed worker\'s two slow calls fail')
   t.equal(answered.length, 2, 'the other worker\'s two answer')
+  const firstAnswer = Math.min(...answered.map((r) => r.at))
   for (const { answer, at } of failed) {
     t.equal(JSON.parse(answer.text).error.application, 'two')
-    t.ok(at < 1500, `at once (${at} ms), not after the 2.5 s answer`)
+    t.ok(at < firstAnswer, `at once (${at} ms), before the other worker's 6 s answers (${firstAnswer} ms)`)
   }
   const survivor = who(answered[0].answer).thread
   t.equal(who(answered[1].answer).thread, survivor, 'both answers from the one surviving worker')

@@ -13,6 +13,7 @@
 //   restart  the application restarted through the API (each worker replaced in turn)
 import { setTimeout as sleep } from 'node:timers/promises'
 import { restartCounts } from '../health.js'
+import { FAULT_KINDS } from './kinds.js'
 
 /**
  * @typedef {object} WorkerFaultContext
@@ -70,16 +71,12 @@ export const WORKER_FAULTS = {
       }
     }
   },
+  // The application's own restart (kinds.js), which replaces its workers in turn.
   restart: {
-    description: 'the application restarted through the management API (POST /api/v1/restart): its workers replaced in turn, each stopping one sends GOAWAY',
-    disruptive: false,
-    restartsAdded: 1,
-    budgetMs: () => 14_000,
-    async inject ({ control, service, now }) {
-      const injectedAt = now()
-      await control.restartApplication(service)
-      return { injectedAt, backAt: now() }
-    }
+    ...FAULT_KINDS.restart,
+    // It reads only control, service and now, which a worker fault's context has too.
+    inject: (context) => FAULT_KINDS.restart.inject(/** @type {any} */ (context)),
+    description: 'the application restarted through the management API (POST /api/v1/restart): its workers replaced in turn, each stopping one sends GOAWAY'
   }
 }
 
