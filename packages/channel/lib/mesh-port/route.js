@@ -49,7 +49,7 @@ export class ApplicationRoute {
     this.again = false
     this.turn = 0
     this.meshCalls = 0
-    /** Looks again while a started worker has no link (other sends shifted messaging's turn). */
+    /** Looks again while a started worker has no link (a handshake failed without a refusal). */
     this.retries = 0
     /** @type {NodeJS.Timeout | null} */
     this.retryTimer = null
