@@ -55,6 +55,9 @@ export class ApplicationRoute {
     this.retryTimer = null
     /** @type {import('./metrics.js').Tally | null} */
     this.meshTally = null
+    /** @type {Link | null} the worker this turn's requests go to */
+    this.held = null
+    this.release = () => { this.held = null }
   }
 
   /** A request goes over the mesh. */
@@ -74,6 +77,11 @@ export class ApplicationRoute {
       return null
     }
     if (links.length === 1) return links[0]
+    // One worker per event-loop turn: the turn's requests then leave in one message
+    // to one thread (session.js), not one per worker. Spread per request, two workers
+    // doubled the messages, so the wake-ups, per call (measured: 0.19 to 0.40 posts
+    // per call at the caller) and served a quarter fewer calls than one worker.
+    if (this.held !== null) return this.held
     // Fewest in flight; ties taken in turn (round robin when all are equal).
     const start = this.turn++ % links.length
     let best = links[start]
@@ -83,6 +91,8 @@ export class ApplicationRoute {
       const l = load(link)
       if (l < bestLoad) { best = link; bestLoad = l }
     }
+    this.held = best
+    setImmediate(this.release)
     return best
   }
 
@@ -178,6 +188,7 @@ export class ApplicationRoute {
   drop (link, why) {
     if (!this.links.includes(link)) return
     this.links = this.links.filter((l) => l !== link)
+    if (this.held === link) this.held = null
     // Queued requests not yet on a connection fail too, naming the application.
     link.pool.destroy(new ChannelError(this.application, 'closed', `worker ${link.worker} is gone (${why})`)).catch(() => {})
     link.session.close()
@@ -193,6 +204,7 @@ export class ApplicationRoute {
   retire (link) {
     if (!this.links.includes(link)) return
     this.links = this.links.filter((l) => l !== link)
+    if (this.held === link) this.held = null
     link.pool.close().catch(() => {}).finally(() => link.session.close())
     this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} is stopping: no new requests to it`)
     this.retries = 0
