@@ -1,8 +1,8 @@
 // @ts-check
 // One target application as seen from one calling thread: an http-port link
 // (a port and a pool over it) per started worker, or the reason it falls back
-// to Watt's mesh. Requests go to the link with the fewest requests in flight
-// (ties in turn), so a hung worker stops getting new ones; while no link is
+// to Watt's mesh. Each event-loop turn's requests go to the link with the fewest
+// in flight (ties in turn), so a hung worker stops getting new ones; while no link is
 // open (first contact, a restart in progress, a refusal) they take the mesh.
 import { ChannelError } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
