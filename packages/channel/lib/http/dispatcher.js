@@ -82,9 +82,13 @@ export function poolOverSessions (origin, session, { application, connections, w
   for (const method of ['close', 'destroy']) {
     const original = wrapped[method].bind(dispatcher)
     wrapped[method] = (/** @type {unknown[]} */ ...args) => {
+      // undici's promise form calls this[method](callback): the port closes when the
+      // callback runs. (Closed on the call instead, a graceful close cut the requests
+      // still in flight, and they waited for their timeout.)
+      const callback = typeof args[args.length - 1] === 'function' ? /** @type {Function} */ (args.pop()) : null
+      if (callback) return original(...args, (/** @type {unknown[]} */ ...result) => { closePort(); callback(...result) })
       const done = original(...args)
-      if (done) done.then(closePort, closePort)
-      else closePort()
+      done.then(closePort, closePort)
       return done
     }
   }

@@ -67,6 +67,8 @@ export class PortSession {
     this.transfer = []
     this.flushQueued = false
     this.closed = false
+    /** Callee side: GOAWAY sent, the worker is stopping (port-socket.js keeps connections for late requests). */
+    this.draining = false
     this.referenced = true
     this.flush = this.flush.bind(this)
     port.on('message', (message) => this.onMessage(message))
@@ -130,6 +132,7 @@ export class PortSession {
   onMessage (message) {
     if (this.closed) return
     if (!Array.isArray(message) || message.length % 2 !== 0) return this.protocolError(`a message that is not frame pairs (${typeof message})`)
+    let reset = false
     for (let i = 0; i < message.length && !this.closed; i += 2) {
       const id = message[i]
       const payload = message[i + 1]
@@ -140,10 +143,16 @@ export class PortSession {
       else if (payload === OPEN) {
         if (!this.onOpen || !Number.isSafeInteger(id) || id <= 0) return this.protocolError(`an unexpected open of connection ${id}`)
         this.onOpen(id)
-      } else if (typeof payload === 'string' || payload instanceof Uint8Array) this.send(id, RESET)
-      // Data for a connection closed here: the writer must learn it is gone, as from
-      // a TCP RST. Other late frames (credit, end, reset) are dropped.
+      } else if (typeof payload === 'string' || payload instanceof Uint8Array) {
+        // Data for a connection closed here: the writer must learn it is gone, as from
+        // a TCP RST. Other late frames (credit, end, reset) are dropped.
+        this.send(id, RESET)
+        reset = true
+      }
     }
+    // At once, not at the turn's end: a stopping worker's port may close before that
+    // (Watt closes its messaging), and the writer would wait for an answer forever.
+    if (reset) this.flush()
   }
 
   /** @param {string} what */
@@ -156,7 +165,7 @@ export class PortSession {
    * @param {Error} err
    */
   lost (err) {
-    if (this.closed) return
+    // Also after a close() here: connections still open then must fail, not wait.
     this.close()
     for (const socket of [...this.sockets.values()]) socket.onSessionLost(err)
     liveConnections -= this.sockets.size
