@@ -12,6 +12,8 @@ import { ChannelError } from '../errors.js'
 import { FIN, RESET, STRING_LIMIT } from './session.js'
 
 export const DEFAULT_WINDOW = 1024 * 1024
+/** How long a stopping worker keeps a connection its caller has not ended (see destroy). */
+export const DRAIN_MS = 2000
 
 /**
  * @typedef {object} PortSocketOptions
@@ -54,6 +56,8 @@ export class PortSocket extends Duplex {
     this.blocked = null
     /** @type {NodeJS.Timeout | null} */
     this.idleTimer = null
+    /** @type {NodeJS.Timeout | undefined} */
+    this.drainTimer = undefined
     this.timeout = 0
     session.add(id, this)
   }
@@ -184,6 +188,24 @@ export class PortSocket extends Duplex {
       this.blocked = null
       blocked.callback()
     }
+  }
+
+  /**
+   * While its worker stops (GOAWAY sent), a plain destroy of a server-side
+   * connection the peer has not ended waits for the peer to end it, at most
+   * DRAIN_MS. node:http's server.close() destroys the connections it sees idle,
+   * and a caller may have a request on one still in the port: destroyed, that
+   * request failed (and, when the port closed first, never learnt it). The
+   * caller ends its idle connections at the GOAWAY, so the wait is short.
+   * @param {Error | null} [err]
+   */
+  destroy (err) {
+    if (!err && this.side === 'server' && this.session.draining && !this.finReceived && !this.destroyed) {
+      this.drainTimer ??= setTimeout(() => super.destroy(), DRAIN_MS).unref()
+      return this
+    }
+    if (this.drainTimer) clearTimeout(this.drainTimer)
+    return super.destroy(err ?? undefined)
   }
 
   /** @param {(err?: Error | null) => void} callback */

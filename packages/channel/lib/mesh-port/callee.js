@@ -50,7 +50,11 @@ export function installCallee ({ window, log }) {
   // take no new connection here, and those open finish, as the server drains them.
   platformatic?.events?.once('stop', () => {
     stopping = true
-    for (const session of sessions) session.send(0, GOAWAY)
+    for (const session of sessions) {
+      session.draining = true
+      session.send(0, GOAWAY)
+      session.flush() // now: the sooner callers know, the fewer requests race the stop
+    }
   })
 }
 
