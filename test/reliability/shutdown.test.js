@@ -49,7 +49,8 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
   t.same(checkTreeBinds({ label: 'bench', pid: bench.pid, expectedPorts: Object.values(ports), managementPid: runtimePid }).failures, [])
 
   process.kill(-bench.pid, 'SIGINT')
-  const exit = await Promise.race([bench.exited, sleep(120_000).then(() => null)])
+  // unref'd: a pending deadline kept this file's process alive for the rest of its 120 s
+  const exit = await Promise.race([bench.exited, sleep(120_000, null, { ref: false })])
   t.ok(exit, 'the bench exited')
   t.not(exit?.code, 0, `exit code ${exit?.code} is non-zero`)
   t.ok(existsSync(out), 'the partial result JSON is kept')

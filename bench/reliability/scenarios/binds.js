@@ -4,6 +4,7 @@
 // management API is a unix socket in a directory only its owner can enter.
 import { statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { RESULTS_DIR } from '../../lib/paths.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
@@ -69,7 +70,8 @@ export async function checkBinds (runtime, { benchSeconds }) {
     benchRuntimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
     suite = checkTreeBinds({ label: 'transports bench', pid: bench.pid, expectedPorts: Object.values(benchPorts), managementPid: benchRuntimePid })
     failures.push(...suite.failures)
-    const { code } = await Promise.race([bench.exited, new Promise((resolve) => setTimeout(resolve, (benchSeconds + 60) * 1000)).then(() => ({ code: 'timeout' }))])
+    // unref'd: the deadline must not keep this process alive once the bench exits
+    const { code } = await Promise.race([bench.exited, sleep((benchSeconds + 60) * 1000, { code: 'timeout' }, { ref: false })])
     if (code !== 0) failures.push(`the transports bench exited ${code}\n${bench.output().split('\n').slice(-5).join('\n')}`)
     if (isAlive(benchRuntimePid)) failures.push(`the bench's runtime (pid ${benchRuntimePid}) outlived it`)
     for (const port of Object.values(benchPorts)) {

@@ -90,7 +90,8 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
     const signalledAt = Date.now()
     if (to === 'group') process.kill(-bench.pid, signal)
     else process.kill(bench.pid, signal)
-    const exit = await Promise.race([bench.exited, sleep(45_000).then(() => null)])
+    // unref'd: once the bench exits, a pending deadline must not keep this process alive for its rest
+    const exit = await Promise.race([bench.exited, sleep(45_000, null, { ref: false })])
     const stoppedMs = Date.now() - signalledAt
 
     const failures = []
