@@ -45,17 +45,20 @@ export function checkTreeBinds ({ label, pid, expectedPorts = [], managementPid 
 
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
- * @param {{ benchSeconds: number }} options
+ * @param {{ benchSeconds?: number, label?: string }} [options]
+ *   benchSeconds: also run a transports bench that long and check its tree mid-run (omitted: the
+ *   runtime and the runner only, as for mesh-port's runtime, whose bench the shutdown case checks mid-run)
  */
-export async function checkBinds (runtime, { benchSeconds }) {
+export async function checkBinds (runtime, { benchSeconds, label = 'runtime' } = {}) {
   if (!hasProcFs()) return { failures: ['no /proc here: binds can only be checked on Linux'] }
   const failures = []
   const ports = Object.values(runtime.ports)
-  const ownRuntime = checkTreeBinds({ label: 'runtime', pid: runtime.pid, expectedPorts: ports, managementPid: runtime.pid })
+  const ownRuntime = checkTreeBinds({ label, pid: runtime.pid, expectedPorts: ports, managementPid: runtime.pid })
   failures.push(...ownRuntime.failures)
   // The runner itself (load generator, fuzzer, observers) only ever connects.
   const runnerOwn = listeningSockets([process.pid]).map(describeSocket)
   if (runnerOwn.length > 0) failures.push(`this runner listens itself: ${runnerOwn.join(', ')}`)
+  if (benchSeconds === undefined) return { failures, binds: { runtime: ownRuntime, runner: runnerOwn, suite: null } }
 
   // A suite as a user runs it: the transport bench, its runtime and load, checked mid-run.
   const benchPorts = await privatePorts()
