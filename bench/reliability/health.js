@@ -52,9 +52,9 @@ export async function statusOf (url, timeoutMs = 5000) {
  * Every transport route's status; all 200 means the entry and every path to the
  * services work.
  * @param {string} baseUrl
+ * @param {readonly string[]} [routes]  the runtime's routes (default: those the plain runtime serves)
  */
-export async function transportStatuses (baseUrl) {
-  const routes = readyPaths()
+export async function transportStatuses (baseUrl, routes = readyPaths()) {
   const statuses = await Promise.all(routes.map((route) => statusOf(`${baseUrl}${route}`)))
   return Object.fromEntries(routes.map((route, i) => [route.slice(route.lastIndexOf('/') + 1), statuses[i]]))
 }

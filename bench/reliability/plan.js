@@ -5,9 +5,11 @@ import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { availabilityOf, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
 import { WORKER_FAULTS } from './faults/one-worker.js'
-import { DEFAULT_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
+import { DEFAULT_SUITES, OWN_RUNTIME_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
 export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
+// quick: the transport bench, and one over each transport measured in a runtime of its own
+const QUICK_SUITES = ['transports', ...Object.values(OWN_RUNTIME_SUITES)]
 
 /** @type {Record<string, import('../lib/cli.js').FlagSpec>} */
 export const FLAGS = {
@@ -28,7 +30,7 @@ export const FLAGS = {
   'probe-rate': { type: 'integer', default: 20, min: 1, max: 1000, help: 'faults: timed requests per second per transport (error window, recovery)' },
   'recovery-limit-ms': { type: 'integer', default: 5000, min: 0, max: 120_000, help: 'faults: errors must stop this soon after the service is back' },
   'latency-slack-ms': { type: 'integer', default: 1000, min: 0, max: 60_000, help: 'faults: an error may take the call timeout plus this' },
-  'shutdown-suites': { type: 'list', choices: SUITE_NAMES, help: `shutdown: benches interrupted mid-run (default ${DEFAULT_SUITES.join(',')}, quick transports)` },
+  'shutdown-suites': { type: 'list', choices: SUITE_NAMES, help: `shutdown: benches interrupted mid-run (default ${DEFAULT_SUITES.join(',')}, quick ${QUICK_SUITES.join(',')})` },
   'call-timeout-ms': { type: 'integer', default: 3000, min: 100, max: 600_000, help: 'the runtime\'s CALL_TIMEOUT_MS' },
   out: { type: 'string', help: 'result JSON path (default results/reliability-<time>.json)' }
 }
@@ -48,7 +50,7 @@ export function resolveSettings (flags) {
     faults: flags.faults ?? (quick ? ['crash', 'hang'] : FAULT_NAMES),
     workerFaults: flags.workerFaults ?? (quick ? ['crash', 'hang'] : Object.keys(WORKER_FAULTS)),
     faultHoldMs: flags.faultHoldMs ?? flags.callTimeoutMs + 2000,
-    shutdownSuites: flags.shutdownSuites ?? (quick ? ['transports'] : DEFAULT_SUITES)
+    shutdownSuites: flags.shutdownSuites ?? (quick ? QUICK_SUITES : DEFAULT_SUITES)
   }
 }
 
@@ -69,9 +71,11 @@ export function outsideTransports (env = process.env) {
 
 /**
  * The transports checked in a runtime of their own (mesh-port's, the faulted service
- * at two workers): load, and the faults of one worker of two. Not leaks, fuzz, binds
- * or shutdown: those look at the plain runtime and the benches, and a second
- * runtime for them would double the check's length for the same code paths.
+ * at two workers), in every scenario the others are in, each a case of its own:
+ * load; leaks and fuzz over it alone in that runtime (its drop-in's links, sessions
+ * and pools are what they would find); that runtime's binds; the faults of one
+ * worker of two; and a Ctrl-C of a bench over it (OWN_RUNTIME_SUITES), which starts
+ * that runtime too.
  * @param {NodeJS.ProcessEnv} [env]
  */
 export function ownRuntimeTransports (env = process.env) {
@@ -86,8 +90,14 @@ export function casesFrom (settings) {
   const wanted = new Set(settings.scenarios)
   const cases = []
   if (wanted.has('load')) for (const transport of checkedTransports()) cases.push({ profile: 'load', target: transport, transport })
-  if (wanted.has('leaks')) cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs` })
-  if (wanted.has('fuzz')) cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests` })
+  if (wanted.has('leaks')) {
+    cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs` })
+    for (const transport of ownRuntimeTransports()) cases.push({ profile: 'leaks', target: `${settings.leakRuns} seed runs (${transport})`, transport })
+  }
+  if (wanted.has('fuzz')) {
+    cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests` })
+    for (const transport of ownRuntimeTransports()) cases.push({ profile: 'fuzz', target: `${settings.fuzzRequests} requests (${transport})`, transport })
+  }
   if (wanted.has('faults')) {
     for (const kind of settings.faults) {
       if (!FAULT_KINDS[kind].outside) cases.push({ profile: 'faults', target: `${kind} ${settings.faultService}`, kind })
@@ -100,10 +110,14 @@ export function casesFrom (settings) {
       }
     }
   }
-  if (wanted.has('binds')) cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })
+  if (wanted.has('binds')) {
+    cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })
+    for (const transport of ownRuntimeTransports()) cases.push({ profile: 'binds', target: `runtime, runner (${transport})`, transport })
+  }
   if (wanted.has('shutdown')) {
     for (const suite of settings.shutdownSuites) {
-      cases.push({ profile: 'shutdown', target: `${suite}: Ctrl-C (SIGINT to the group) mid-run`, suite, signal: 'SIGINT', to: 'group', when: 'mid-run' })
+      const transport = Object.keys(OWN_RUNTIME_SUITES).find((name) => OWN_RUNTIME_SUITES[name] === suite)
+      cases.push({ profile: 'shutdown', target: `${suite}: Ctrl-C (SIGINT to the group) mid-run`, suite, signal: 'SIGINT', to: 'group', when: 'mid-run', ...(transport ? { transport } : {}) })
     }
     cases.push({ profile: 'shutdown', target: 'transports: SIGTERM to the bench after a run', suite: 'transports', signal: 'SIGTERM', to: 'process', when: 'after-first-run' })
     cases.push({ profile: 'shutdown', target: 'transports: Ctrl-C while its runtime starts', suite: 'transports', signal: 'SIGINT', to: 'group', when: 'during-startup' })

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from '../lib/paths.js'
 import { privatePorts, runtimeEnv, servicePort } from '../lib/private-ports.js'
 import { startRuntime } from '../lib/runtime.js'
 import { runtimeConfigFile } from '../lib/runtime-config.js'
-import { MESH_PORT_RUNTIME, routeOf, SETTINGS } from '../../lib/topology.js'
+import { MESH_PORT_RUNTIME, readyPaths, routeOf, SETTINGS } from '../../lib/topology.js'
 
 export { privatePorts, runtimeEnv, servicePort }
 
@@ -46,7 +46,9 @@ export async function startPrivateRuntime ({ callTimeoutMs, env: extra = {}, mes
     await runtime.stop()
     throw err
   }
-  return { ...runtime, pid, ports, configFile, meshPort, callTimeoutMs: callTimeoutMs ?? Number(SETTINGS.find((s) => s.env === 'CALL_TIMEOUT_MS')?.default) }
+  // the transport routes it serves: mesh-port's runtime adds its route to the plain one's
+  const routes = readyPaths({ ...process.env, ...(meshPort ? { [MESH_PORT_RUNTIME.env]: '1' } : {}) })
+  return { ...runtime, pid, ports, configFile, meshPort, routes, callTimeoutMs: callTimeoutMs ?? Number(SETTINGS.find((s) => s.env === 'CALL_TIMEOUT_MS')?.default) }
 }
 
 /**

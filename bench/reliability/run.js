@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { runSuiteCommand } from '../lib/driver.js'
 import { RESULTS_DIR } from '../lib/paths.js'
 import { describeSettings, readRuntimeSettings } from '../lib/runtime-settings.js'
-import { availableTransports, inOwnRuntime } from '../../lib/topology.js'
+import { availableTransports, inOwnRuntime, routeOf } from '../../lib/topology.js'
 import { startRequirements } from '../lib/requirements.js'
 import { casesFrom, FLAGS, resolveSettings } from './plan.js'
 import { startPrivateRuntime } from './private-runtime.js'
@@ -96,8 +96,10 @@ runSuiteCommand({
     if (kase.profile === 'shutdown') {
       return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
     }
-    // mesh-port: its own runtime (the drop-in), the faulted service at two workers
-    const { runtime, control } = kase.transport && inOwnRuntime(kase.transport) ? await context.meshPort() : await context.shared()
+    // mesh-port: its own runtime (the drop-in), the faulted service at two workers;
+    // there its leaks, fuzz and binds cases look at it alone (`own`)
+    const own = kase.transport && inOwnRuntime(kase.transport) ? kase.transport : null
+    const { runtime, control } = own ? await context.meshPort() : await context.shared()
     if (kase.oneWorker) {
       return workerFaultUnderLoad(runtime, control, {
         kind: kase.kind,
@@ -117,9 +119,9 @@ runSuiteCommand({
       case 'load':
         return loadUnderSeedProfile(runtime, { transport: kase.transport, duration: settings.duration, onTick })
       case 'leaks':
-        return memoryAcrossRuns(runtime, control, { runs: settings.leakRuns, secondsPerTransport: settings.leakSeconds, maxGrowth: settings.leakGrowth, onTick })
+        return memoryAcrossRuns(runtime, control, { runs: settings.leakRuns, secondsPerTransport: settings.leakSeconds, maxGrowth: settings.leakGrowth, ...(own ? { transports: [own] } : {}), onTick })
       case 'fuzz':
-        return fuzzRoutes(runtime, { requests: settings.fuzzRequests, seed: settings.fuzzSeed, concurrency: settings.fuzzConcurrency, onTick })
+        return fuzzRoutes(runtime, { requests: settings.fuzzRequests, seed: settings.fuzzSeed, concurrency: settings.fuzzConcurrency, ...(own ? { routes: [routeOf(own)] } : {}), onTick })
       case 'faults':
         return faultUnderLoad(runtime, control, {
           kind: kase.kind,
@@ -137,7 +139,8 @@ runSuiteCommand({
           onTick
         })
       case 'binds':
-        return checkBinds(runtime, { benchSeconds: 3 })
+        // a bench over mesh-port is checked mid-run by its shutdown case
+        return own ? checkBinds(runtime, { label: `${own}'s runtime` }) : checkBinds(runtime, { benchSeconds: 3 })
       default:
         throw new Error(`unknown scenario ${kase.profile}`)
     }

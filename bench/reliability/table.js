@@ -59,6 +59,8 @@ function rowsOf (run) {
       if (!fuzz) return [['fuzz', run.target, 'FAIL', firstFailure]]
       const statuses = Object.entries(fuzz.byStatus).map(([status, n]) => `${n}×${status}`).join(' ')
       return [['fuzz', `${run.target} · seed ${fuzz.seed}`, verdict(run.ok), [
+        // in mesh-port's runtime, the one route fuzzed (the services' ports as always)
+        ...(run.transport ? [`entry route: ${fuzz.routes.join(', ')}; services' own ports`] : []),
         `${fuzz.requests} in ${fuzz.seconds.toFixed(1)} s: ${statuses}; ${fuzz.deliberate502or504} deliberate 502/504; ${fuzz.droppedWithoutAnswer} dropped without answer`,
         run.ok ? 'no 5xx but deliberate, every 4xx JSON, no hang, no crash' : `${run.failures.length} problem(s), e.g. ${run.failures[0].slice(0, 200)}`
       ].join('\n')]]
@@ -71,7 +73,8 @@ function rowsOf (run) {
       const list = (/** @type {any} */ part) => part ? part.sockets.join(', ') : '–'
       return [['binds', run.target, verdict(run.ok), [
         `runtime: ${list(binds.runtime)} (management dir mode ${binds.runtime?.management?.directoryMode ?? '–'})`,
-        `runner: ${binds.runner.length ? binds.runner.join(', ') : 'no listener'}; bench mid-run: ${list(binds.suite)}`,
+        // mesh-port's case: a bench over it is checked mid-run by its shutdown case
+        `runner: ${binds.runner.length ? binds.runner.join(', ') : 'no listener'}; bench mid-run: ${binds.suite || !run.transport ? list(binds.suite) : 'in its shutdown case'}`,
         ...(run.ok ? [] : [firstFailure])
       ].join('\n')]]
     }

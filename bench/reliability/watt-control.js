@@ -107,18 +107,27 @@ export function createWattControl (pid) {
     },
     openRepl,
     /**
-     * A full garbage collection in the application's worker, so a heap reading
-     * shows what is retained, not how much young garbage waits for a scavenge.
+     * A full garbage collection in each of the application's workers, so a heap
+     * reading (summed over them) shows what is retained, not how much young
+     * garbage waits for a scavenge. The application's REPL lands on its workers
+     * in turn, so it is opened until every worker index has answered.
      * @param {string} application
+     * @param {number} [workers]
      */
-    async collectGarbage (application) {
-      const repl = await openRepl(application)
-      try {
-        const output = await repl.run("require('v8').setFlagsFromString('--expose-gc'); require('vm').runInNewContext('gc')({ type: 'major', execution: 'sync', flavor: 'last-resort' }); 'gc done'")
-        if (!output.includes('gc done')) throw new Error(`${application}: GC through the REPL failed: ${output.slice(0, 200)}`)
-      } finally {
-        repl.close()
+    async collectGarbage (application, workers = 1) {
+      const collected = new Set()
+      for (let attempt = 0; collected.size < workers && attempt < 3 * workers; attempt++) {
+        const repl = await openRepl(application)
+        try {
+          const output = await repl.run("require('v8').setFlagsFromString('--expose-gc'); require('vm').runInNewContext('gc')({ type: 'major', execution: 'sync', flavor: 'last-resort' }); 'gc done in worker ' + require('node:worker_threads').workerData.worker.index")
+          const worker = /gc done in worker (\d+)/.exec(output)?.[1]
+          if (worker === undefined) throw new Error(`${application}: GC through the REPL failed: ${output.slice(0, 200)}`)
+          collected.add(worker)
+        } finally {
+          repl.close()
+        }
       }
+      if (collected.size < workers) throw new Error(`${application}: GC reached ${collected.size} of its ${workers} workers`)
     },
     close () {
       return agent.close()

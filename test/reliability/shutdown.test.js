@@ -2,7 +2,8 @@
 // middle of a 30 s transport bench, and SIGTERM to the bench alone after its
 // first run. Each exits non-zero, keeps its partial result JSON, and leaves no
 // process and no listening port behind (checked from the OS). Mid-run, every
-// listener of the bench's tree is on 127.0.0.1.
+// listener of the bench's tree is on 127.0.0.1. The same Ctrl-C in the middle of
+// a bench over mesh-port, which starts mesh-port's runtime beside the plain one.
 import t from 'tap'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -12,12 +13,12 @@ import { RUNTIME_STARTED, spawnTransportsBench } from '../../bench/reliability/b
 import { isAlive } from '../../bench/reliability/health.js'
 import { hasProcFs, listeningSockets, parseInetTable, processTree } from '../../bench/reliability/os-sockets.js'
 import { privatePorts, runtimeEnv } from '../../bench/reliability/private-runtime.js'
-import { interruptBench } from '../../bench/reliability/scenarios/shutdown.js'
+import { interruptBench, OWN_RUNTIME_SUITES } from '../../bench/reliability/scenarios/shutdown.js'
 import { managementSocketPath } from '../../bench/lib/management-dir.js'
 import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
 import { untilBusy } from '../helpers/wait.js'
 
-t.jobs = 2 // the two benches run side by side: half the wall time
+t.jobs = 2 // two benches at a time run side by side: less wall time
 
 function listeningInNamespace () {
   const ports = new Set()
@@ -49,7 +50,8 @@ t.test('Ctrl-C mid-run: exit non-zero, partial JSON kept, runtime gone, ports cl
   t.same(checkTreeBinds({ label: 'bench', pid: bench.pid, expectedPorts: Object.values(ports), managementPid: runtimePid }).failures, [])
 
   process.kill(-bench.pid, 'SIGINT')
-  const exit = await Promise.race([bench.exited, sleep(120_000).then(() => null)])
+  // unref'd: a pending deadline kept this file's process alive for the rest of its 120 s
+  const exit = await Promise.race([bench.exited, sleep(120_000, null, { ref: false })])
   t.ok(exit, 'the bench exited')
   t.not(exit?.code, 0, `exit code ${exit?.code} is non-zero`)
   t.ok(existsSync(out), 'the partial result JSON is kept')
@@ -71,4 +73,15 @@ t.test('SIGTERM after the first run: the measured run is kept, nothing left', { 
   t.not(shutdown.exitCode, 0)
   t.ok(shutdown.runsKept >= 1, `${shutdown.runsKept} run(s) kept`)
   t.ok(shutdown.portsBefore.length >= 6, `ports ${shutdown.portsBefore.join(', ')} were open before`)
+})
+
+t.test('Ctrl-C mid-run of a bench over mesh-port: both its runtimes gone, every port closed', { skip: !hasProcFs() && 'needs /proc' }, async (t) => {
+  const { failures, shutdown } = await interruptBench({ suite: OWN_RUNTIME_SUITES['mesh-port'], signal: 'SIGINT', to: 'group', when: 'mid-run', outDir: t.testdir() })
+  t.same(failures, [], 'no process, port or management socket dir left; every listener was on 127.0.0.1; the partial result kept')
+  t.not(shutdown.exitCode, 0, `exit ${shutdown.exitCode ?? shutdown.exitSignal}`)
+  // the plain runtime's six ports and mesh-port's runtime's six, both under the bench
+  t.ok(shutdown.portsBefore.length >= 12, `ports ${shutdown.portsBefore.join(', ')} were open before`)
+  const partial = JSON.parse(readFileSync(shutdown.result, 'utf8'))
+  t.match(partial, { suite: 'transports', interrupted: true, complete: false, config: { transports: ['mesh-port'] } })
+  t.match(partial.config.outside.about['mesh-port'], { baseConfig: 'watt.mesh-port.json' }, 'the bench ran mesh-port in its own runtime')
 })

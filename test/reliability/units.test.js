@@ -89,6 +89,11 @@ t.test('the fuzz generator is seeded, varied and reaches every surface', async (
   for (const route of availableTransports()) t.ok(a.some((x) => x.bytes.includes(`/tsfastify/${route}`)), route)
   t.ok(a.some((x) => x.bytes.length > 16 * 1024), 'some go past the 16 KiB header limit')
   t.ok(a.some((x) => !/^(GET|HEAD) /.test(x.bytes.toString('latin1'))), 'not only GET')
+  // mesh-port's runtime: the entry's cases on its route alone (unknown paths aside), the services' ports as before
+  const meshPort = generateCases({ count: 1000, seed: 42, routes: ['/tsfastify/mesh-port'] })
+  const entryRoutes = new Set(meshPort.filter((x) => x.surface === 'entry' && x.kind === 'query').map((x) => x.bytes.toString('latin1').split(' ')[1].split('?')[0]))
+  t.same([...entryRoutes], ['/tsfastify/mesh-port'], 'entry cases go to the route given')
+  t.same([...new Set(meshPort.map((x) => x.surface))].sort(), ['entry', ...DOWNSTREAM_SERVICES].sort(), 'every surface still reached')
 })
 
 t.test('fault observations become a window, a recovery and named errors', async (t) => {

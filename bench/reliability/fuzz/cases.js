@@ -2,7 +2,8 @@
 // The fuzz pass's requests, as raw bytes (so malformed ones reach the server as
 // written): random and malformed query strings, huge values, unknown paths, bad
 // methods, oversized and broken headers, broken request lines; on the entry's
-// four routes and on each downstream service's own loopback listener.
+// routes (by default the plain runtime's, one per transport available there) and
+// on each downstream service's own loopback listener.
 import { DOWNSTREAM_SERVICES, MAX_SIZE } from '../../../lib/contract.js'
 import { availableTransports, routeOf } from '../../../lib/topology.js'
 import { createRandom } from './random.js'
@@ -18,7 +19,8 @@ import { createRandom } from './random.js'
  */
 
 const HEADER_LIMIT = 16 * 1024 // Node's default --max-http-header-size
-const ENTRY_ROUTES = availableTransports().map(routeOf)
+/** The plain runtime's routes, one per transport available there. */
+export const ENTRY_ROUTES = availableTransports().map(routeOf)
 
 /** @type {[number, string][]} */
 const KINDS = [
@@ -34,16 +36,17 @@ const KINDS = [
 ]
 
 /**
- * @param {{ count: number, seed: number }} options
+ * @param {{ count: number, seed: number, routes?: readonly string[] }} options
+ *   routes: the entry routes the entry's cases go to (mesh-port's runtime: its route alone)
  * @returns {FuzzCase[]}
  */
-export function generateCases ({ count, seed }) {
+export function generateCases ({ count, seed, routes = ENTRY_ROUTES }) {
   const r = createRandom(seed)
   const cases = []
   for (let id = 1; id <= count; id++) {
     const surface = r.chance(0.8) ? 'entry' : r.pick(DOWNSTREAM_SERVICES)
     const kind = r.weighted(KINDS)
-    cases.push({ id, surface, kind, ...build(r, kind, surface) })
+    cases.push({ id, surface, kind, ...build(r, kind, surface, routes) })
   }
   return cases
 }
@@ -52,11 +55,12 @@ export function generateCases ({ count, seed }) {
  * @param {import('./random.js').Random} r
  * @param {string} kind
  * @param {string} surface
+ * @param {readonly string[]} routes
  * @returns {{ method: string, bytes: Buffer, deliberateFault: boolean }}
  */
-function build (r, kind, surface) {
+function build (r, kind, surface, routes) {
   const entry = surface === 'entry'
-  const route = entry ? r.pick(ENTRY_ROUTES) : '/hello'
+  const route = entry ? r.pick(routes) : '/hello'
   const get = (/** @type {string} */ target, /** @type {Partial<RequestSpec>} */ extra = {}) => ({ method: 'GET', bytes: httpRequest({ method: 'GET', target, ...extra }), deliberateFault: false })
 
   switch (kind) {

@@ -4,6 +4,7 @@
 // management API is a unix socket in a directory only its owner can enter.
 import { statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { RESULTS_DIR } from '../../lib/paths.js'
 import { isListening } from '../../lib/ports.js'
 import { describeSocket, hasProcFs, listeningSockets, processTree } from '../os-sockets.js'
@@ -44,17 +45,20 @@ export function checkTreeBinds ({ label, pid, expectedPorts = [], managementPid 
 
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
- * @param {{ benchSeconds: number }} options
+ * @param {{ benchSeconds?: number, label?: string }} [options]
+ *   benchSeconds: also run a transports bench that long and check its tree mid-run (omitted: the
+ *   runtime and the runner only, as for mesh-port's runtime, whose bench the shutdown case checks mid-run)
  */
-export async function checkBinds (runtime, { benchSeconds }) {
+export async function checkBinds (runtime, { benchSeconds, label = 'runtime' } = {}) {
   if (!hasProcFs()) return { failures: ['no /proc here: binds can only be checked on Linux'] }
   const failures = []
   const ports = Object.values(runtime.ports)
-  const ownRuntime = checkTreeBinds({ label: 'runtime', pid: runtime.pid, expectedPorts: ports, managementPid: runtime.pid })
+  const ownRuntime = checkTreeBinds({ label, pid: runtime.pid, expectedPorts: ports, managementPid: runtime.pid })
   failures.push(...ownRuntime.failures)
   // The runner itself (load generator, fuzzer, observers) only ever connects.
   const runnerOwn = listeningSockets([process.pid]).map(describeSocket)
   if (runnerOwn.length > 0) failures.push(`this runner listens itself: ${runnerOwn.join(', ')}`)
+  if (benchSeconds === undefined) return { failures, binds: { runtime: ownRuntime, runner: runnerOwn, suite: null } }
 
   // A suite as a user runs it: the transport bench, its runtime and load, checked mid-run.
   const benchPorts = await privatePorts()
@@ -69,7 +73,8 @@ export async function checkBinds (runtime, { benchSeconds }) {
     benchRuntimePid = Number((await bench.waitFor(RUNTIME_STARTED, 90_000))[1])
     suite = checkTreeBinds({ label: 'transports bench', pid: bench.pid, expectedPorts: Object.values(benchPorts), managementPid: benchRuntimePid })
     failures.push(...suite.failures)
-    const { code } = await Promise.race([bench.exited, new Promise((resolve) => setTimeout(resolve, (benchSeconds + 60) * 1000)).then(() => ({ code: 'timeout' }))])
+    // unref'd: the deadline must not keep this process alive once the bench exits
+    const { code } = await Promise.race([bench.exited, sleep((benchSeconds + 60) * 1000, { code: 'timeout' }, { ref: false })])
     if (code !== 0) failures.push(`the transports bench exited ${code}\n${bench.output().split('\n').slice(-5).join('\n')}`)
     if (isAlive(benchRuntimePid)) failures.push(`the bench's runtime (pid ${benchRuntimePid}) outlived it`)
     for (const port of Object.values(benchPorts)) {

@@ -2,7 +2,10 @@
 // Bad input: a seeded pass of generated requests (see fuzz/cases.js) against
 // the entry's routes and every downstream's own port, a few at a time, then a
 // look at the runtime: still alive, nothing restarted, every route answering.
-import { generateCases } from '../fuzz/cases.js'
+// In mesh-port's runtime the entry's cases go to its route alone (the others
+// run the plain runtime's code, fuzzed there); the services' ports are the
+// http.Servers its drop-in hands its links to.
+import { ENTRY_ROUTES, generateCases } from '../fuzz/cases.js'
 import { judgeAnswer } from '../fuzz/judge.js'
 import { sendRaw } from '../fuzz/raw-http.js'
 import { isAlive, restartCounts, transportStatuses, waitUntilSettled } from '../health.js'
@@ -10,10 +13,11 @@ import { servicePort } from '../private-runtime.js'
 
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
- * @param {{ requests: number, seed: number, concurrency: number, onTick?: (s: number) => void }} options
+ * @param {{ requests: number, seed: number, concurrency: number, routes?: readonly string[], onTick?: (s: number) => void }} options
+ *   routes: the entry routes fuzzed (default: every route of the plain runtime)
  */
-export async function fuzzRoutes (runtime, { requests, seed, concurrency, onTick }) {
-  const cases = generateCases({ count: requests, seed })
+export async function fuzzRoutes (runtime, { requests, seed, concurrency, routes = ENTRY_ROUTES, onTick }) {
+  const cases = generateCases({ count: requests, seed, routes })
   await waitUntilSettled(runtime.url)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
   const timeoutMs = runtime.callTimeoutMs + 5000 // a deliberate delay fault answers 504 at the call timeout
@@ -58,13 +62,13 @@ export async function fuzzRoutes (runtime, { requests, seed, concurrency, onTick
   for (const [app, count] of Object.entries(restartsBefore)) {
     if (restartsAfter[app] !== count) failures.push(`${app} restarted during the fuzz pass (${count} → ${restartsAfter[app]}): a crash`)
   }
-  const after = await transportStatuses(runtime.url)
+  const after = await transportStatuses(runtime.url, runtime.routes)
   if (Object.values(after).some((status) => status !== 200)) failures.push(`routes not all answering 200 afterwards: ${JSON.stringify(after)}`)
 
   const surfaces = Object.fromEntries(['entry', ...new Set(cases.map((c) => c.surface))].map((s) => [s, cases.filter((c) => c.surface === s).length]))
   return {
     failures,
-    fuzz: { requests: cases.length, seed, concurrency, seconds: (Date.now() - started) / 1000, surfaces, byStatus, deliberate502or504: deliberate, droppedWithoutAnswer: dropped },
+    fuzz: { requests: cases.length, seed, concurrency, routes, statusesAfter: after, seconds: (Date.now() - started) / 1000, surfaces, byStatus, deliberate502or504: deliberate, droppedWithoutAnswer: dropped },
     problems: [...problems].map(([signature, { count, example }]) => ({ signature, count, example }))
   }
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // Leaks: five back-to-back seed-profile runs (every transport, c100 p10) after
 // a warm-up run, then RSS and per-application heap after the fifth compared
-// with after the first.
+// with after the first. mesh-port's case runs in its own runtime, over it alone.
 // Each reading follows a full GC in every worker (through Watt's REPL), so it
 // shows what is retained, not how much young garbage waits for a scavenge
 // (each worker's young generation alone may hold 128 MB).
@@ -10,6 +10,7 @@ import { SERVER_KEEP_ALIVE_MS } from '../../../lib/downstream.js'
 import { failuresOf } from '../../lib/load.js'
 import { scrapeMetrics } from '../../lib/metrics.js'
 import { availableTransports } from '../../../lib/topology.js'
+import { PROFILES } from '../../transports/profiles.js'
 import { loadUnderSeedProfile } from './load.js'
 
 // Calls the entry gave up on (504s) hold their pooled sockets' state until the tcp
@@ -20,11 +21,12 @@ const QUIET_MS = SERVER_KEEP_ALIVE_MS / 2 + 1000
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
  * @param {import('../watt-control.js').WattControl} control
- * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, transports?: readonly string[], onTick?: (s: number) => void }} options
+ * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, transports?: readonly string[], profile?: { connections: number, pipelining: number }, onTick?: (s: number) => void }} options
  *   warmupRuns: unmeasured runs first, so "after the first run" is a runtime that has seen the
  *   profile's peak concurrency (the allocator keeps its high-water mark; that is not a leak)
+ *   profile: the load of each run (default the seed's, c100 p10)
  */
-export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = availableTransports(), onTick }) {
+export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = availableTransports(), profile = PROFILES.seed, onTick }) {
   const failures = []
   const readings = []
   let elapsed = 0
@@ -32,7 +34,7 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
     let requests = 0
     for (const transport of transports) {
       const offset = elapsed
-      const { load } = await loadUnderSeedProfile(runtime, { transport, duration: secondsPerTransport, onTick: (s) => onTick?.(offset + s) })
+      const { load } = await loadUnderSeedProfile(runtime, { transport, duration: secondsPerTransport, profile, onTick: (s) => onTick?.(offset + s) })
       elapsed += secondsPerTransport
       requests += load.totalRequests
       // A short run can end before its first answer on a busy box: what it sent is still answered
@@ -54,7 +56,7 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
     heapGrowth[app] = growth(bytes, last.heapUsedBytes[app] ?? NaN)
     if (!(heapGrowth[app] <= maxGrowth)) failures.push(`${app} heap grew ${pct(heapGrowth[app])} (${mib(bytes)} → ${mib(last.heapUsedBytes[app])} MiB), limit ${pct(maxGrowth)}`)
   }
-  return { failures, leaks: { runs, warmupRuns, transports, secondsPerTransport, maxGrowth, quietMs: QUIET_MS, rssGrowth, heapGrowth, readings } }
+  return { failures, leaks: { runs, warmupRuns, transports, profile, secondsPerTransport, maxGrowth, quietMs: QUIET_MS, rssGrowth, heapGrowth, readings } }
 }
 
 /**
@@ -64,8 +66,8 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
  */
 async function memoryAfterGc (runtime, control, quietMs) {
   await sleep(quietMs)
-  const apps = (await control.applications()).map((app) => app.id)
-  for (const app of apps) await control.collectGarbage(app)
+  // every worker: mesh-port's runtime runs the faulted service at two, and a heap reading sums them
+  for (const app of await control.applications()) await control.collectGarbage(app.id, app.workers ?? 1)
   await sleep(200)
   const snapshot = await scrapeMetrics(runtime.metricsUrl)
   return {

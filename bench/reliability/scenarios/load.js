@@ -10,18 +10,19 @@ import { waitUntilSettled } from '../health.js'
 
 /**
  * @param {{ url: string }} runtime
- * @param {{ transport: string, duration: number, size?: number, fanout?: number, onTick?: (s: number) => void }} options
+ * @param {{ transport: string, duration: number, size?: number, fanout?: number, profile?: { connections: number, pipelining: number }, onTick?: (s: number) => void }} options
+ *   profile: a lighter load than the seed's, for a runtime whose call timeout is too short for it (a test's)
  */
-export async function loadUnderSeedProfile (runtime, { transport, duration, size = 64, fanout = 4, onTick }) {
+export async function loadUnderSeedProfile (runtime, { transport, duration, size = 64, fanout = 4, profile = PROFILES.seed, onTick }) {
   await waitUntilSettled(runtime.url)
   const load = await runLoad({
     url: entryUrl(runtime.url, transport, size, fanout),
-    ...PROFILES.seed,
+    ...profile,
     duration,
     expectBody: expectedEntryBody(transport, size, fanout),
     onTick
   })
   // What autocannon left in flight at its deadline is still being answered: wait it out, and say how long it took.
   const drainMs = await waitUntilSettled(runtime.url)
-  return { load, loadProfile: { ...PROFILES.seed, duration, size, fanout }, drainMs }
+  return { load, loadProfile: { ...profile, duration, size, fanout }, drainMs }
 }

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { TRANSPORTS } from '../../../lib/topology.js'
+import { inOwnRuntime, TRANSPORTS } from '../../../lib/topology.js'
 import { onCleanup } from '../../lib/processes.js'
 import { isListening } from '../../lib/ports.js'
 import { RUN_FINISHED, spawnBench } from '../bench-process.js'
@@ -16,6 +16,13 @@ import { isAlive } from '../health.js'
 import { describeSocket, listeningSockets, parseInetTable, processTree } from '../os-sockets.js'
 import { privatePorts, runtimeEnv } from '../private-runtime.js'
 import { managementSocketPath, removeStaleManagementDir } from '../../lib/management-dir.js'
+
+/**
+ * The suite that stops a bench over each transport measured in a runtime of its own, by
+ * transport: mesh-port → transports-mesh-port.
+ * @type {Record<string, string>}
+ */
+export const OWN_RUNTIME_SUITES = Object.fromEntries(TRANSPORTS.filter((t) => inOwnRuntime(t.name)).map((t) => [t.name, `transports-${t.name}`]))
 
 /**
  * How to run each bench briefly on private ports. `runtimePorts`: it starts the
@@ -37,6 +44,13 @@ export const SUITES = {
     args: ['--duration', '30', '--warmup', '0', '--transports', TRANSPORTS.filter((t) => t.requires).map((t) => t.name).join(','), '--profiles', 'seed', '--wrk', 'off'],
     runtimePorts: true
   },
+  // A bench over each transport measured in a runtime of its own (mesh-port): the bench starts that
+  // runtime before the plain one, and both must go.
+  ...Object.fromEntries(Object.entries(OWN_RUNTIME_SUITES).map(([transport, suite]) => [suite, {
+    script: 'bench/transports/run.js',
+    args: ['--duration', '30', '--warmup', '0', '--transports', transport, '--profiles', 'seed', '--wrk', 'off'],
+    runtimePorts: true
+  }])),
   sweep: { script: 'bench/sweep/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp', '--dimensions', 'size'], runtimePorts: true, report: true },
   profile: { script: 'bench/profile/run.js', args: ['--duration', '30', '--warmup', '0', '--transports', 'tcp'], report: true },
   scale: { script: 'bench/scale/run.js', args: ['--targets', 'watt', '--scale', '1', '--duration', '30', '--warmup', '0', '--wrk', 'off'] },
@@ -90,7 +104,8 @@ export async function interruptBench ({ suite, signal, to, when, outDir }) {
     const signalledAt = Date.now()
     if (to === 'group') process.kill(-bench.pid, signal)
     else process.kill(bench.pid, signal)
-    const exit = await Promise.race([bench.exited, sleep(45_000).then(() => null)])
+    // unref'd: once the bench exits, a pending deadline must not keep this process alive for its rest
+    const exit = await Promise.race([bench.exited, sleep(45_000, null, { ref: false })])
     const stoppedMs = Date.now() - signalledAt
 
     const failures = []
