@@ -118,11 +118,12 @@ export const FAULT_NAMES = Object.keys(FAULT_KINDS)
 export const WORKER_FAULT_NAMES = FAULT_NAMES.filter((name) => !FAULT_KINDS[name].outside)
 
 /**
+ * Polls `condition` until it holds, or throws `message` at the deadline.
  * @param {() => Promise<boolean>} condition
  * @param {number} timeoutMs
  * @param {string} message
  */
-async function waitFor (condition, timeoutMs, message) {
+export async function waitFor (condition, timeoutMs, message) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (await condition()) return

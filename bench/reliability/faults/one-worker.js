@@ -11,9 +11,8 @@
 //   crash    one worker exits (process.exit in its REPL); Watt starts a new one
 //   hang     one worker's event loop blocked for the hold
 //   restart  the application restarted through the API (each worker replaced in turn)
-import { setTimeout as sleep } from 'node:timers/promises'
 import { restartCounts } from '../health.js'
-import { FAULT_KINDS } from './kinds.js'
+import { FAULT_KINDS, waitFor } from './kinds.js'
 
 /**
  * @typedef {object} WorkerFaultContext
@@ -107,18 +106,4 @@ export async function openWorkerRepl (control, service) {
     throw new Error(`${service} has no second worker to fail (its REPL found ${opened.map((o) => o.worker).join(', ') || 'none'})`)
   }
   return opened[1]
-}
-
-/**
- * @param {() => Promise<boolean>} condition
- * @param {number} timeoutMs
- * @param {string} message
- */
-async function waitFor (condition, timeoutMs, message) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await condition()) return
-    await sleep(50)
-  }
-  throw new Error(`${message} within ${timeoutMs} ms`)
 }
