@@ -122,10 +122,11 @@ test('a restart through the management API moves the links to the new workers', 
   let failures = 0
   let firstFailure = ''
   const stop = { now: false }
-  // Eight callers at once, so requests are in flight to each old worker as it stops.
+  // Eight callers at once, so requests are in flight to each old worker as it stops. The
+  // generous per-call deadline is for slow machines: a lost request waits it out and fails.
   const loop = async () => {
     while (!stop.now) {
-      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 5000 })
+      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })
       calls++
       if (answer.status !== 200) {
         failures++
@@ -142,7 +143,7 @@ test('a restart through the management API moves the links to the new workers', 
   // rotation, its pool closes after them, and its server keeps their connections open
   // until the caller ends them (before, a few in a restart waited out their timeout).
   t.equal(failures, 0, `none of ${calls} calls failed during the restart ${firstFailure}`)
-  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 5000 })))
+  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
   t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
   t.equal(seen.size, 2, 'both new workers answer')
   t.notOk([...seen.values()].some((thread) => before.has(thread)), 'none from the old threads')
