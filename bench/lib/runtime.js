@@ -18,7 +18,7 @@ import { isListening } from './ports.js'
  * @property {string} metricsUrl   Prometheus endpoint base URL
  * @property {number | null} pid   null when reusing a runtime we did not start
  * @property {boolean} started     true when this call started it (and stop() stops it)
- * @property {() => Promise<void>} stop
+ * @property {(options?: { graceMs?: number }) => Promise<void>} stop  SIGINT, then SIGKILL after graceMs (default 10 s)
  * @property {() => string} output  the runtime's last lines of output (empty when reused)
  */
 
@@ -64,7 +64,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse 
     metricsUrl,
     pid: child.pid ?? null,
     started: true,
-    stop: () => stopChild(child),
+    stop: (options) => stopChild(child, options),
     output
   }
 }
