@@ -7,6 +7,7 @@
 import { MessageChannel } from 'node:worker_threads'
 import { ChannelError } from './errors.js'
 import { serializeFirstContact } from './first-contact.js'
+import { closeLostChannelsAtExit } from './lost-channels.js'
 
 /** Messaging handler names are namespaced so they never clash with an app's own. */
 export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
@@ -21,12 +22,14 @@ export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
 
 /**
  * Watt's messaging of this thread, with first contacts serialized (first-contact.js:
- * racing first sends leak a channel that keeps the thread alive at stop).
+ * racing first sends leak a channel that keeps the thread alive at stop), and the
+ * channels it loses track of closed at the thread's exit (lost-channels.js).
  * @returns {Messaging}
  */
 export function wattMessaging () {
   const api = /** @type {{ platformatic?: { messaging?: Messaging } }} */ (globalThis).platformatic?.messaging
   if (!api) throw new Error('@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
+  closeLostChannelsAtExit()
   return serializeFirstContact(api)
 }
 

@@ -1,0 +1,49 @@
+// @ts-check
+// Watt 3.67's messaging (@platformatic/runtime lib/worker/messaging.js) can lose
+// track of a channel it asked the runtime for. Its close() at stop then misses
+// that channel, which stays listened to and referenced: the thread does not
+// exit, and the runtime kills it after 10 s, ports held meanwhile. Seen in the
+// lab's entry (test/web/stop.test.js under parallel tests): 6 channels still
+// open after Watt's close in 1 of 66 stops. The path that code reading shows: a
+// workers broadcast arriving while `send` awaits 'getWorkerMessagingChannel'
+// rebuilds messaging's worker table from copies, and the channel is stored on
+// the discarded entry (first-contact.js guards the other path, racing sends).
+//
+// The fix on this side: remember every channel the runtime hands this thread for
+// messaging, and close those still open when Watt says the thread is done
+// ('exit', emitted right after its own messaging.close()).
+
+/** @type {WeakSet<object>} */
+const watchedItc = new WeakSet()
+
+/**
+ * Installs the watch once per ITC (one per worker thread). A no-op outside Watt.
+ * @param {{ itc?: any, events?: import('node:events').EventEmitter }} [platformatic]
+ * @returns {Set<import('node:worker_threads').MessagePort> | null} the channels open now (for tests)
+ */
+export function closeLostChannelsAtExit (platformatic = /** @type {any} */ (globalThis).platformatic) {
+  const itc = platformatic?.itc
+  const events = platformatic?.events
+  if (!itc || typeof itc.send !== 'function' || !events || watchedItc.has(itc)) return null
+  watchedItc.add(itc)
+  /** @type {Set<import('node:worker_threads').MessagePort>} */
+  const open = new Set()
+  const send = itc.send
+  itc.send = function (/** @type {string} */ name, /** @type {unknown[]} */ ...rest) {
+    const answer = send.call(this, name, ...rest)
+    if (name !== 'getWorkerMessagingChannel') return answer
+    return Promise.resolve(answer).then((channel) => {
+      if (channel && typeof channel.close === 'function' && typeof channel.once === 'function') {
+        open.add(channel)
+        channel.once('close', () => open.delete(channel))
+      }
+      return channel
+    })
+  }
+  // Watt has just closed the channels it knows (closing one twice does nothing).
+  events.once('exit', () => {
+    for (const channel of open) channel.close()
+    open.clear()
+  })
+  return open
+}
