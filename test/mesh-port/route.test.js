@@ -1,9 +1,10 @@
 // How the drop-in picks a worker when an application has several: one worker per
 // event-loop turn (so the turn's requests leave in one message to one thread),
-// the least loaded at the turn's start, ties in turn, never a worker that left.
+// the least loaded at the turn's start, ties in turn, never a worker that left,
+// and a burst split once it runs SPREAD ahead.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute } from '../../packages/channel/lib/mesh-port/route.js'
+import { ApplicationRoute, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.
@@ -63,4 +64,24 @@ test('a worker that leaves mid-turn gets no more of that turn', async (t) => {
     t.not(after?.worker, held.worker, `${leave}: the rest of the turn goes elsewhere`)
     t.notOk(route.links.includes(held), `${leave}: out of the rotation`)
   }
+})
+
+test('a burst in one turn is split once the held worker runs SPREAD ahead', async (t) => {
+  const route = routeWith([0, 0])
+  /** @param {number} n */
+  const send = (n) => {
+    const counts = [0, 0]
+    for (let i = 0; i < n; i++) {
+      const link = /** @type {any} */ (route.next())
+      link.inFlight++ // what dispatching on its pool does to pool.stats
+      counts[link.worker]++
+    }
+    return counts
+  }
+  t.same(send(SPREAD).filter((n) => n > 0).length, 1, `a turn of ${SPREAD} stays on one worker`)
+  await nextTurn()
+  for (const link of route.links) /** @type {any} */ (link).inFlight = 0
+  const burst = send(10 * SPREAD)
+  t.ok(burst.every((n) => n > 0), `both workers got part of the burst: ${burst}`)
+  t.ok(Math.abs(burst[0] - burst[1]) <= SPREAD, `apart by at most ${SPREAD}`)
 })
