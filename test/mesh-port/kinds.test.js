@@ -80,8 +80,8 @@ test('an application with two workers gets its even share in turn, and a burst i
   const calls = async () => (await fixture.stats()).two.workers.map((/** @type {{ calls: number }} */ w) => w.calls)
   const before = await calls()
   t.equal(before.length, 2)
-  // A burst may reach the front in one turn, which one worker holds until it runs
-  // SPREAD ahead (route.js): the bound is SPREAD, not a share of so few calls.
+  // A burst may reach the front in one turn, which goes out in chunks of SPREAD
+  // (route.js): the bound is SPREAD, not a share of so few calls.
   const concurrent = await Promise.all(Array.from({ length: 40 }, () => fixture.call('http://two.plt.local', '/slow?ms=20')))
   t.ok(concurrent.every((a) => a.status === 200), '40 concurrent requests answered')
   const [a, b] = (await calls()).map((n, i) => n - before[i])

@@ -1,7 +1,7 @@
 // How the drop-in picks a worker when an application has several: one worker per
 // event-loop turn (so the turn's requests leave in one message to one thread),
 // the least loaded at the turn's start, ties in turn, never a worker that left,
-// and a burst split once it runs SPREAD ahead.
+// and a burst split into chunks of SPREAD.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
 import { ApplicationRoute, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
@@ -66,7 +66,7 @@ test('a worker that leaves mid-turn gets no more of that turn', async (t) => {
   }
 })
 
-test('a burst in one turn is split once the held worker runs SPREAD ahead', async (t) => {
+test('a burst in one turn is split into chunks of SPREAD, each to the least loaded', async (t) => {
   const route = routeWith([0, 0])
   /** @param {number} n */
   const send = (n) => {

@@ -32,12 +32,12 @@ import { handshakeWorker } from './worker-handshake.js'
  */
 
 /**
- * How far (requests in flight) the worker held for a turn may run ahead of the least
- * loaded one before the rest of the turn goes elsewhere: a burst (a Promise.all of
- * fetches) is spread in chunks, not landed on one worker. 16 is the bench's own
- * in-flight cap per service, so its profiles never split a turn; at 8, 3,000 of
- * 8,000 turns split in the seed profile, which served 17 and 21% fewer calls
- * (2 workers, one run each against no split).
+ * How many of one turn's requests the held worker takes before the least loaded
+ * is picked again: a burst (a Promise.all of fetches) is spread in chunks, not
+ * landed on one worker. 16 is the bench's own in-flight cap per service, so its
+ * profiles never split a turn; splitting at 8 (by load), 3,000 of 8,000 turns split
+ * in the seed profile, which served 17 and 21% fewer calls (2 workers, one run
+ * each against no split). A count, not loads, so holding costs nothing per request.
  */
 export const SPREAD = 16
 
@@ -67,6 +67,8 @@ export class ApplicationRoute {
     this.meshTally = null
     /** @type {Link | null} the worker this turn's requests go to */
     this.held = null
+    /** requests of this turn given to the held link */
+    this.heldFor = 0
     this.release = () => { this.held = null }
   }
 
@@ -91,9 +93,12 @@ export class ApplicationRoute {
     // to one thread (session.js), not one per worker. Spread per request, two workers
     // doubled the messages, so the wake-ups, per call (measured: 0.19 to 0.40 posts
     // per call at the caller) and served a quarter fewer calls than one worker.
-    // A turn big enough to run SPREAD ahead of another worker moves on to it.
+    // Every SPREAD requests of a turn, the least loaded is picked again.
     const held = this.held
-    if (held !== null && load(held) < leastLoad(links, held) + SPREAD) return held
+    if (held !== null && this.heldFor < SPREAD) {
+      this.heldFor++
+      return held
+    }
     // Fewest in flight; ties taken in turn (round robin when all are equal).
     const start = this.turn++ % links.length
     let best = links[start]
@@ -105,6 +110,7 @@ export class ApplicationRoute {
     }
     if (held === null) setImmediate(this.release)
     this.held = best
+    this.heldFor = 1
     return best
   }
 
@@ -246,16 +252,6 @@ export class ApplicationRoute {
 
 /** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
 const MAX_RETRIES = 10
-
-/**
- * @param {Link[]} links
- * @param {Link} except
- */
-function leastLoad (links, except) {
-  let least = Infinity
-  for (const link of links) if (link !== except) least = Math.min(least, load(link))
-  return least
-}
 
 /** @param {Link} link */
 function load (link) {
