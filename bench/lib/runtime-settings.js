@@ -6,7 +6,7 @@
 // harness's: a bench launched from Node 20 still runs Watt on the project's
 // Node 24). Also what the harness would start a runtime with, to refuse a
 // reused runtime whose settings differ.
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { SETTINGS } from '../../lib/topology.js'
@@ -26,6 +26,7 @@ export const SETTINGS_ENV = SETTINGS.map((setting) => setting.env).filter((name)
  * @property {{ node: string | null, watt: string | null }} versions
  * @property {Record<string, string | null>} env   SETTINGS_ENV as the entry sees them
  * @property {Record<string, number>} workers  application → workers
+ * @property {string[] | null} nodeFlags      the flags its Node process was started with (null where /proc cannot tell)
  */
 
 /**
@@ -48,6 +49,22 @@ async function management (pid, path) {
 function projectNodeVersion () {
   try {
     return execFileSync(PROJECT_NODE, ['-p', 'process.version'], { encoding: 'utf8' }).trim()
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The flags between the node binary and the script on a process's command line,
+ * read from /proc: what it runs with, not what we meant to start it with.
+ * @param {number} pid
+ * @returns {string[] | null}
+ */
+export function nodeFlagsOf (pid) {
+  try {
+    const [, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+    const script = args.findIndex((arg) => !arg.startsWith('-'))
+    return script === -1 ? args : args.slice(0, script)
   } catch {
     return null
   }
@@ -113,7 +130,8 @@ export async function readRuntimeSettings (runtime, { entry = 'tsfastify' } = {}
       ? { node: metadata.nodeVersion ?? null, watt: metadata.platformaticVersion ?? null }
       : { node: projectNodeVersion(), watt: packageVersion('wattpm') },
     env: Object.fromEntries(SETTINGS_ENV.map((name) => [name, env[name] ?? null])),
-    workers
+    workers,
+    nodeFlags: nodeFlagsOf(pid)
   }
 }
 
@@ -141,5 +159,6 @@ export function settingsDiffer (settings, expected) {
 /** @param {RuntimeSettings} settings */
 export function describeSettings (settings) {
   const workers = Object.entries(settings.workers).map(([app, n]) => `${app} ${n}`).join(', ')
-  return `Node ${settings.versions.node}, Watt ${settings.versions.watt}, ${SETTINGS_ENV.map((name) => `${name}=${settings.env[name]}`).join(', ')}, workers: ${workers}`
+  const flags = settings.nodeFlags === null ? 'flags unknown' : `flags [${settings.nodeFlags.join(' ')}]`
+  return `Node ${settings.versions.node} (${flags}), Watt ${settings.versions.watt}, ${SETTINGS_ENV.map((name) => `${name}=${settings.env[name]}`).join(', ')}, workers: ${workers}`
 }

@@ -24,13 +24,14 @@ import { isListening } from './ports.js'
 
 /**
  * Starts the runtime unless one already answers on the entry port.
- * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string, readyPaths?: string[] }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, readyTimeoutMs?: number, reuse?: boolean, configFile?: string, readyPaths?: string[], nodeFlags?: readonly string[] }} [options]
  *   configFile: another runtime config (e.g. one generated for profiling), relative to the project root
  *   readyPaths: the routes that prove that config ready (default: every transport route available here)
+ *   nodeFlags: Node/V8 flags for the runtime's process (node-flags.js), before Watt's CLI
  * @returns {Promise<Runtime>}
  */
 // 120 s: five apps start in ~5 s here, but a loaded 2-core box was seen to need over 60 s
-export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse = true, configFile = 'watt.json', readyPaths: paths } = {}) {
+export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse = true, configFile = 'watt.json', readyPaths: paths, nodeFlags = [] } = {}) {
   const fullEnv = { ...process.env, ...env }
   const readyPaths = paths ?? defaultReadyPaths(fullEnv)
   const port = entryPort(fullEnv)
@@ -43,7 +44,7 @@ export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse 
     return { url, port, metricsUrl, pid: null, started: false, stop: async () => {}, output: () => '' }
   }
 
-  const { child, exited, output } = spawnTracked(PROJECT_NODE, [wattpmCli(), 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
+  const { child, exited, output } = spawnTracked(PROJECT_NODE, [...nodeFlags, wattpmCli(), 'start', '--env', join(PROJECT_ROOT, 'watt.env'), '--config', configFile], {
     cwd: PROJECT_ROOT,
     env: fullEnv
   })

@@ -157,9 +157,10 @@ function commandOf (pid) {
  * @param {number} [options.readyTimeoutMs]
  * @param {Awaited<ReturnType<typeof ensureEngine>>} [options.engine]  one already ensured (then owned here: stop() stops it if it was started)
  * @param {boolean} [options.removeImages]  stop() also removes the lab's images (kept by default)
+ * @param {readonly string[]} [options.nodeFlags]  the services' Node/V8 flags (bench/lib/node-flags.js); the image's CMD without them
  * @returns {Promise<ServiceContainers>}
  */
-export async function startServiceContainers ({ ports, services = DOWNSTREAM_SERVICES, runId = newRunId(), readyTimeoutMs = 60_000, engine, removeImages: alsoImages = false }) {
+export async function startServiceContainers ({ ports, services = DOWNSTREAM_SERVICES, runId = newRunId(), readyTimeoutMs = 60_000, engine, removeImages: alsoImages = false, nodeFlags = [] }) {
   engine ??= await ensureEngine()
   const network = `watt-lab-${runId}`
   let stopped = false
@@ -194,7 +195,9 @@ export async function startServiceContainers ({ ports, services = DOWNSTREAM_SER
         '--env', 'SERVICE_BIND_HOST=0.0.0.0',
         // Published on the host's loopback only: nothing outside this machine reaches it.
         '--publish', `127.0.0.1:${port}:${port}`,
-        IMAGES.service
+        IMAGES.service,
+        // the image's own CMD (deploy/Dockerfile), with the flags in front of the script
+        ...(nodeFlags.length ? ['node', ...nodeFlags, 'deploy/run-service.js'] : [])
       ])
       containers[service] = stdout.trim()
     }

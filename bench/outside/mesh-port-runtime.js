@@ -17,11 +17,12 @@ import { readRuntimeSettings } from '../lib/runtime-settings.js'
 
 /**
  * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[], configFileFor?: (base: string) => string }} options
+ * @param {{ transports: string[], configFileFor?: (base: string) => string, nodeFlags?: readonly string[] }} options
  *   configFileFor: the config actually started for a base config (e.g. with --workers applied)
+ *   nodeFlags: the runtime's Node/V8 flags (bench/lib/node-flags.js)
  * @returns {Promise<import('./targets.js').StartedRequirement>}
  */
-export async function startMeshPortRuntimeRequirement (env, { transports, configFileFor = (base) => base }) {
+export async function startMeshPortRuntimeRequirement (env, { transports, configFileFor = (base) => base, nodeFlags }) {
   const ports = await privatePorts()
   const configFile = configFileFor(MESH_PORT_RUNTIME.configFile)
   const route = routeOf('mesh-port')
@@ -30,7 +31,8 @@ export async function startMeshPortRuntimeRequirement (env, { transports, config
     reuse: false,
     configFile,
     readyPaths: [route],
-    readyTimeoutMs: 150_000
+    readyTimeoutMs: 150_000,
+    nodeFlags
   })
   try {
     await untilOverHttpPort(runtime.url + route, runtime.metricsUrl)

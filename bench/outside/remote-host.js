@@ -35,9 +35,10 @@ const RELAY = join(PROJECT_ROOT, 'bench', 'outside', 'delay-relay.js')
  * @param {Record<string, number>} options.ports       the services' ports (in the namespace)
  * @param {'auto' | 'relay'} [options.emulation]      'relay' even where netem exists (to compare)
  * @param {readonly string[]} [options.services]
+ * @param {readonly string[]} [options.nodeFlags]    the services' Node/V8 flags (bench/lib/node-flags.js)
  * @returns {Promise<RemoteHost>}
  */
-export async function startRemoteHost ({ rttMs, ports, emulation = 'auto', services = DOWNSTREAM_SERVICES }) {
+export async function startRemoteHost ({ rttMs, ports, emulation = 'auto', services = DOWNSTREAM_SERVICES, nodeFlags = [] }) {
   const support = namespaceSupport()
   if (!support.ok) throw new Error(`tcp-remote needs a network namespace: ${support.reason}`)
   const ns = await createNamespace()
@@ -68,7 +69,8 @@ export async function startRemoteHost ({ rttMs, ports, emulation = 'auto', servi
       // relay is on the wire; with netem they listen on the namespace's address.
       bindHost: useNetem ? ns.remoteAddress : '127.0.0.1',
       reachAt: (service) => ({ host: ns.remoteAddress, port: ports[service] }),
-      wrap: ns.exec
+      wrap: ns.exec,
+      nodeFlags
     })
     parts.push(processes)
     return {

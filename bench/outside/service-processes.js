@@ -40,10 +40,11 @@ export function serviceEntryFile (service) {
  * @param {string} [options.bindHost]                  what the services bind (default 127.0.0.1)
  * @param {(service: string) => { host: string, port: number }} [options.reachAt]  where the caller reaches one (default bindHost:port)
  * @param {string[]} [options.wrap]                    command prefix, e.g. ['ip', 'netns', 'exec', 'ns']
+ * @param {readonly string[]} [options.nodeFlags]              Node/V8 flags (bench/lib/node-flags.js)
  * @param {number} [options.readyTimeoutMs]
  * @returns {Promise<ServiceProcesses>}
  */
-export async function startServiceProcesses ({ ports, services = DOWNSTREAM_SERVICES, bindHost = '127.0.0.1', reachAt, wrap = [], readyTimeoutMs = 30_000 }) {
+export async function startServiceProcesses ({ ports, services = DOWNSTREAM_SERVICES, bindHost = '127.0.0.1', reachAt, wrap = [], nodeFlags = [], readyTimeoutMs = 30_000 }) {
   /** @type {Array<ReturnType<typeof spawnTracked> & { service: string }>} */
   const started = []
   const gone = new Set()
@@ -53,7 +54,7 @@ export async function startServiceProcesses ({ ports, services = DOWNSTREAM_SERV
   /** @param {string} service */
   const spawnService = (service) => {
     const env = { ...process.env, [`${service.toUpperCase()}_PORT`]: String(ports[service]), SERVICE_BIND_HOST: bindHost }
-    const [command, ...args] = [...wrap, PROJECT_NODE, serviceEntryFile(service)]
+    const [command, ...args] = [...wrap, PROJECT_NODE, ...nodeFlags, serviceEntryFile(service)]
     const tracked = { ...spawnTracked(command, args, { cwd: PROJECT_ROOT, env }), service }
     tracked.exited.then(() => { if (started.includes(tracked)) gone.add(service) })
     started.push(tracked)

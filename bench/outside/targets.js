@@ -106,13 +106,13 @@ function sum (values) {
  * Starts lib/topology.js REQUIREMENTS['service-processes']: the four services as
  * their own processes on free loopback ports.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[] }} options
+ * @param {{ transports: string[], nodeFlags?: readonly string[] }} options
  * @returns {Promise<StartedRequirement>}
  */
-export async function startServiceProcessesRequirement (env, { transports }) {
+export async function startServiceProcessesRequirement (env, { transports, nodeFlags }) {
   const free = await freePorts(DOWNSTREAM_SERVICES.length)
   const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
-  const started = await startServiceProcesses({ ports })
+  const started = await startServiceProcesses({ ports, nodeFlags })
   return {
     env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'process'), `127.0.0.1:${ports[service]}`])),
     about: Object.fromEntries(transports.map((t) => [t, { placement: 'separate processes on loopback', pids: started.pids }])),
@@ -128,10 +128,10 @@ export async function startServiceProcessesRequirement (env, { transports }) {
  * emulated RTT; where namespaces cannot be made, its transports are skipped with
  * the reason.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[], rttMs?: number, serviceHost?: string }} options
+ * @param {{ transports: string[], rttMs?: number, serviceHost?: string, nodeFlags?: readonly string[] }} options
  * @returns {Promise<StartedRequirement>}
  */
-export async function startRemoteHostRequirement (env, { transports, rttMs = 0.25, serviceHost }) {
+export async function startRemoteHostRequirement (env, { transports, rttMs = 0.25, serviceHost, nodeFlags }) {
   const ports = Object.fromEntries(SERVICES.map((s) => [s.name, s.defaultPort]))
   if (serviceHost !== undefined) {
     /** @type {Record<string, string>} */
@@ -153,7 +153,7 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
       stop: async () => {}
     }
   }
-  const remote = await startRemoteHost({ rttMs, ports })
+  const remote = await startRemoteHost({ rttMs, ports, nodeFlags })
   return {
     env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'remote'), `${remote.addresses[service].host}:${remote.addresses[service].port}`])),
     about: Object.fromEntries(transports.map((t) => [t, {
@@ -180,10 +180,10 @@ export async function startRemoteHostRequirement (env, { transports, rttMs = 0.2
  * its own Docker container, published on 127.0.0.1; where no engine can run
  * (no docker, not root, dockerd fails), its transports are skipped with the reason.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[], removeImages?: boolean }} options  removeImages: `docker rmi` the lab's images after the run
+ * @param {{ transports: string[], removeImages?: boolean, nodeFlags?: readonly string[] }} options  removeImages: `docker rmi` the lab's images after the run
  * @returns {Promise<StartedRequirement>}
  */
-export async function startContainersRequirement (env, { transports, removeImages = false }) {
+export async function startContainersRequirement (env, { transports, removeImages = false, nodeFlags }) {
   const skip = (/** @type {string} */ reason) => ({
     skipped: transports.map((transport) => ({ transport, reason: `${transport} skipped: it needs a Docker engine, and ${reason}` })),
     stop: async () => {}
@@ -198,7 +198,7 @@ export async function startContainersRequirement (env, { transports, removeImage
   }
   const free = await freePorts(DOWNSTREAM_SERVICES.length)
   const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
-  const started = await startServiceContainers({ ports, engine, removeImages })
+  const started = await startServiceContainers({ ports, engine, removeImages, nodeFlags })
   return {
     env: Object.fromEntries(DOWNSTREAM_SERVICES.map((service) => [addressEnvOf(service, 'container'), `127.0.0.1:${ports[service]}`])),
     about: Object.fromEntries(transports.map((t) => [t, {

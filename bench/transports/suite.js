@@ -9,6 +9,7 @@ import { BASELINE_TRANSPORT, SERVICES } from '../../lib/topology.js'
 import { UsageError } from '../lib/cli.js'
 import { checkOutsideFlags } from '../outside/targets.js'
 import { startRequirements } from '../lib/requirements.js'
+import { MEASURED_NODE_FLAGS } from '../lib/node-flags.js'
 import { startRuntime } from '../lib/runtime.js'
 import { removeGeneratedConfigs, runtimeConfigFile } from '../lib/runtime-config.js'
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
@@ -33,7 +34,7 @@ export async function openRuntime (flags) {
   await checkOutsideFlags({ rttMs, serviceHost: flags.serviceHost })
   const workers = flags.workers ?? 1
   const configFileFor = (/** @type {string} */ base) => runtimeConfigFile(base, { workers })
-  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages, configFileFor })
+  const needs = await startRequirements(flags.transports, process.env, { rttMs, serviceHost: flags.serviceHost, removeImages: flags.removeImages, configFileFor, nodeFlags: MEASURED_NODE_FLAGS })
   /** @type {import('../lib/runtime.js').Runtime | undefined} */
   let runtime
   const stop = async () => {
@@ -50,7 +51,7 @@ export async function openRuntime (flags) {
     if (flags.transports.every((/** @type {string} */ t) => skipped.some((s) => s.transport === t))) throw nothingLeft()
     // Room for a loaded 2-core box: with the service processes and the namespace up beside
     // it, Watt's five workers were seen taking over a minute to answer under load.
-    runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000, configFile: configFileFor('watt.json') })
+    runtime = await startRuntime({ env: needs.env, readyTimeoutMs: 150_000, configFile: configFileFor('watt.json'), nodeFlags: MEASURED_NODE_FLAGS })
     const url = runtime.url
     /** @type {import('../lib/runtime-settings.js').RuntimeSettings} */
     let settings
@@ -62,7 +63,9 @@ export async function openRuntime (flags) {
         throw new UsageError(`a runtime already listens at ${url}, and its settings cannot be read (${err.message}): stop it, or set PORT and the other ports to let the bench start its own`)
       })
       const banner = '!'.repeat(78)
-      process.stderr.write(`${banner}\n!! REUSING the runtime already listening at ${url} (pid ${settings.pid}), not starting one.\n!! Its settings: ${describeSettings(settings)}\n${banner}\n`)
+      // Flags only matter to a runtime left idle between runs (node-flags.js): said, and recorded, not refused.
+      const flagsNote = sameFlags(settings.nodeFlags, MEASURED_NODE_FLAGS) ? '' : `\n!! It was not started with the Node flags the bench gives its own targets (${MEASURED_NODE_FLAGS.join(' ')}).`
+      process.stderr.write(`${banner}\n!! REUSING the runtime already listening at ${url} (pid ${settings.pid}), not starting one.\n!! Its settings: ${describeSettings(settings)}${flagsNote}\n${banner}\n`)
       const differences = [
         ...settingsDiffer(settings, expectedSettings({ ...process.env, ...needs.env })),
         ...SERVICES.filter((s) => settings.workers[s.name] !== workers).map((s) => `${s.name} runs ${settings.workers[s.name]} worker(s), --workers ${workers} was asked`)
@@ -88,6 +91,11 @@ export async function openRuntime (flags) {
     await stop()
     throw err
   }
+}
+
+/** @param {string[] | null} actual @param {readonly string[]} wanted */
+function sameFlags (actual, wanted) {
+  return actual !== null && actual.length === wanted.length && actual.every((flag, i) => flag === wanted[i])
 }
 
 /** @param {{ placement: string, emulation?: string, rttMs?: number | null, path?: string }} about */

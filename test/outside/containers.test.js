@@ -14,6 +14,7 @@ import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 import { alive } from '../helpers/outside-bench.js'
+import { nodeFlagsOf } from '../../bench/lib/runtime-settings.js'
 
 // Every step waits for a condition, never a fixed time; the first run also builds
 // the images (about a minute), so the file gets room.
@@ -43,8 +44,9 @@ async function ports () {
 }
 
 t.test('services in containers answer through ports published on 127.0.0.1, measured apart from the engine, and stop clean', { skip }, async (t) => {
-  const started = await startServiceContainers({ ports: await ports() })
+  const started = await startServiceContainers({ ports: await ports(), nodeFlags: ['--no-memory-reducer'] })
   t.teardown(() => started.stop())
+  for (const [service, pid] of Object.entries(started.pids)) t.same(nodeFlagsOf(pid), ['--no-memory-reducer'], `${service}'s process runs the image's script with the flags asked for`)
   const mine = await labelled(started.runId)
   t.equal(mine.containers.length, 4, 'one container per service')
   t.same(mine.networks, [started.network], 'on a network of the run\'s own')

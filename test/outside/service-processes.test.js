@@ -8,6 +8,7 @@ import { request } from 'undici'
 import { isListening, freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { startServiceProcesses, serviceEntryFile } from '../../bench/outside/service-processes.js'
+import { nodeFlagsOf } from '../../bench/lib/runtime-settings.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the
@@ -30,9 +31,10 @@ t.test('each service runs its own file as its own process and answers the contra
   t.match(serviceEntryFile('fastify2'), /web\/fastify2\/index\.js$/)
   const free = await freePorts(4)
   const ports = Object.fromEntries(DOWNSTREAM_SERVICES.map((service, i) => [service, free[i]]))
-  const started = await startServiceProcesses({ ports })
+  const started = await startServiceProcesses({ ports, nodeFlags: ['--no-memory-reducer'] })
   t.teardown(() => started.stop())
   t.equal(new Set(Object.values(started.pids)).size, 4, 'four distinct processes')
+  for (const [service, pid] of Object.entries(started.pids)) t.same(nodeFlagsOf(pid), ['--no-memory-reducer'], `${service} runs with the flags asked for`)
   t.not(Object.values(started.pids).includes(process.pid), 'none of them is us')
   for (const service of DOWNSTREAM_SERVICES) {
     t.same(started.addresses[service], { host: '127.0.0.1', port: ports[service] })
