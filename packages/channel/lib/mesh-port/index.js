@@ -8,6 +8,7 @@
 import { workerData } from 'node:worker_threads'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
+import { poolHandler } from './pool-handler.js'
 import { ApplicationRoute } from './route.js'
 import { WorkerDirectory } from './workers.js'
 
@@ -94,7 +95,7 @@ export default function createMeshPortInterceptor (options = {}) {
 function sendOver (link, opts, handler) {
   link.calls++
   link.tally.inc()
-  return link.pool.dispatch(opts, handler)
+  return link.pool.dispatch(opts, poolHandler(handler))
 }
 
 /**
