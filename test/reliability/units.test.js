@@ -105,6 +105,7 @@ t.test('fault observations become a window, a recovery and named errors', async 
   const none = errorWindow([ok(100), ok(200)], { injectedAt: 50, backAt: 60 })
   t.match(none, { errors: 0, errorWindowMs: 0, recoveryMs: 0, servedAgain: true })
   t.match(errorWindow([ok(100), bad(300)], { injectedAt: 50, backAt: 200 }), { servedAgain: false, recoveryMs: 100 })
+  t.match(errorWindow([ok(100), { ...ok(200), latencyMs: 70 }, bad(300)], { injectedAt: 50, backAt: 250 }), { maxOkLatencyMs: 70, okLatencyP99Ms: 70 }, 'the slowest verified answer, not an error\'s')
 
   const expected = '{"ok":1}'
   t.same(judge(200, expected, { expected, transport: 'tcp', service: 'node3' }), { verdict: 'verified' })

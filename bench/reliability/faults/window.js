@@ -27,6 +27,7 @@ export function errorWindow (observations, { injectedAt, backAt }) {
     maxErrorLatencyMs: errors.length ? round(Math.max(...errors.map((o) => o.latencyMs))) : null,
     // How slow a success was meanwhile: queueing on a busy box delays errors and successes alike.
     okLatencyP99Ms: okLatencies.length ? round(okLatencies[Math.min(okLatencies.length - 1, Math.floor(okLatencies.length * 0.99))]) : null,
+    maxOkLatencyMs: okLatencies.length ? round(/** @type {number} */ (okLatencies.at(-1))) : null,
     wrongAnswers: wrong.length,
     wrongSamples: [...new Set(wrong.map((o) => o.detail ?? String(o.status)))].slice(0, 3),
     // What the errors said, e.g. 'node3 could not be reached: connect ECONNREFUSED … over tcp'
