@@ -9,7 +9,7 @@
 // answer pairs never cost a credit frame.
 import { Duplex } from 'node:stream'
 import { ChannelError } from '../errors.js'
-import { FIN, RESET, STRING_LIMIT } from './session.js'
+import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from './session.js'
 
 export const DEFAULT_WINDOW = 1024 * 1024
 /** How long a stopping worker keeps a connection its caller has not ended (see destroy). */
@@ -68,7 +68,11 @@ export class PortSocket extends Duplex {
     if (typeof payload === 'string') {
       this.onData(Buffer.from(payload, 'latin1'))
     } else if (payload instanceof Uint8Array) {
-      this.onData(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+      // copied out into this thread's memory; the frame's buffer goes back to the writer (session.js)
+      const data = Buffer.allocUnsafe(payload.byteLength)
+      data.set(payload)
+      this.session.handBack(/** @type {ArrayBuffer} */ (payload.buffer))
+      this.onData(data)
     } else if (payload === FIN) {
       if (this.finReceived) return this.protocolError('a second end of stream')
       this.finReceived = true
@@ -170,19 +174,21 @@ export class PortSocket extends Duplex {
     const { chunks } = blocked
     let total = 0
     for (let i = 0; i < chunks.length; i++) total += chunks[i].length
-    if (total > 0) {
-      const size = Math.min(total, this.credit)
+    if (total === 0) chunks.length = 0 // node:http writes empty chunks (an empty body): nothing to send
+    else if (this.idleTimer) this.idleTimer.refresh()
+    while (total > 0 && this.credit > 0) {
+      const size = Math.min(total, this.credit, FRAME_BYTES)
       this.credit -= size
       this.bytesWritten += size
-      if (this.idleTimer) this.idleTimer.refresh()
+      total -= size
       if (size <= STRING_LIMIT) {
         this.session.send(this.id, takeLatin1(chunks, size))
       } else {
-        const out = takeBytes(chunks, size)
-        this.session.send(this.id, out, out.buffer)
+        const buffer = this.session.frameBuffer()
+        const out = new Uint8Array(buffer, 0, size)
+        takeBytes(chunks, out)
+        this.session.send(this.id, out, buffer)
       }
-    } else {
-      chunks.length = 0 // node:http writes empty chunks (an empty body): nothing to send
     }
     if (chunks.length === 0) {
       this.blocked = null
@@ -301,12 +307,11 @@ function takeLatin1 (chunks, size) {
 }
 
 /**
+ * Moves the first `out.length` bytes of `chunks` into `out`.
  * @param {Buffer[]} chunks
- * @param {number} size
+ * @param {Uint8Array} out
  */
-function takeBytes (chunks, size) {
-  const out = Buffer.allocUnsafeSlow(size)
+function takeBytes (chunks, out) {
   let offset = 0
-  shiftBytes(chunks, size, (chunk) => { out.set(chunk, offset); offset += chunk.length })
-  return out
+  shiftBytes(chunks, out.length, (chunk) => { out.set(chunk, offset); offset += chunk.length })
 }

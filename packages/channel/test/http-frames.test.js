@@ -1,0 +1,105 @@
+// http-port's data frames above STRING_LIMIT: cut at FRAME_BYTES, each in a
+// FRAME_BYTES buffer that the reader copies out and hands back, so a writer
+// fills the same buffers again instead of allocating one per frame.
+import { createHash, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { MessageChannel } from 'node:worker_threads'
+import t from 'tap'
+import { PortSocket } from '../lib/http/port-socket.js'
+import { FRAME_BYTES, PortSession, SPARE_FRAMES, STRING_LIMIT } from '../lib/http/session.js'
+
+const sha = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex')
+
+/** Two sessions on one MessageChannel, one connection (id 1) between them. */
+function pair (t, window = undefined) {
+  const { port1, port2 } = new MessageChannel()
+  const writerSession = new PortSession(port1, { application: 'reader' })
+  const readerSession = new PortSession(port2, { application: 'writer' })
+  const writer = new PortSocket(writerSession, 1, { application: 'reader', side: 'client', window })
+  const reader = new PortSocket(readerSession, 1, { application: 'writer', side: 'server', window })
+  /** @type {{ bytes: number, bufferBytes: number, transferred: boolean }[]} each data frame the writer posted in a buffer */
+  const posted = []
+  const post = port1.postMessage.bind(port1)
+  port1.postMessage = (message, transfer) => {
+    for (let i = 1; i < message.length; i += 2) {
+      const payload = message[i]
+      if (payload instanceof Uint8Array) posted.push({ bytes: payload.byteLength, bufferBytes: payload.buffer.byteLength, transferred: transfer.includes(payload.buffer) })
+    }
+    return post(message, transfer)
+  }
+  t.teardown(() => {
+    writer.destroy()
+    reader.destroy()
+    writerSession.close()
+    readerSession.close()
+  })
+  return { writerSession, readerSession, writer, reader, posted }
+}
+
+/** Reads `size` bytes from `reader`. */
+async function readBytes (reader, size) {
+  const chunks = []
+  let got = 0
+  while (got < size) {
+    const chunk = reader.read()
+    if (chunk === null) { await once(reader, 'readable'); continue }
+    chunks.push(chunk)
+    got += chunk.length
+  }
+  return Buffer.concat(chunks)
+}
+
+/** Counts the frame-sized buffers allocated while `work` runs. */
+async function countFrameAllocations (work) {
+  const original = Buffer.allocUnsafeSlow
+  let count = 0
+  Buffer.allocUnsafeSlow = (size) => { if (size === FRAME_BYTES) count++; return original(size) }
+  try {
+    await work()
+  } finally {
+    Buffer.allocUnsafeSlow = original
+  }
+  return count
+}
+
+t.test('a large write arrives whole, in frames of at most FRAME_BYTES, each in a FRAME_BYTES buffer', async (t) => {
+  const { writer, reader, posted } = pair(t)
+  const tail = STRING_LIMIT + 3_000
+  const body = randomBytes(FRAME_BYTES * 5 + tail)
+  writer.write(body)
+  const received = await readBytes(reader, body.length)
+  t.equal(sha(received), sha(body), `${body.length} bytes arrive unchanged`)
+  t.same(posted.map((f) => f.bytes), [FRAME_BYTES, FRAME_BYTES, FRAME_BYTES, FRAME_BYTES, FRAME_BYTES, tail], 'five full frames, then the rest')
+  t.ok(posted.every((f) => f.bufferBytes === FRAME_BYTES && f.transferred), 'each in a transferred FRAME_BYTES buffer')
+})
+
+t.test('the reader hands every frame buffer back, and the writer fills those again instead of allocating', async (t) => {
+  const { writerSession, writer, reader } = pair(t)
+  const first = randomBytes(FRAME_BYTES * 8)
+  const firstAllocations = await countFrameAllocations(async () => {
+    writer.write(first)
+    t.equal(sha(await readBytes(reader, first.length)), sha(first), 'first write arrives')
+  })
+  t.equal(firstAllocations, 8, 'the first write allocates its 8 frame buffers')
+  // hand-backs leave with the reader's next flush
+  while (writerSession.spare.length < 8) await new Promise((resolve) => setImmediate(resolve))
+  t.equal(writerSession.spare.length, 8, 'all 8 came back to the writer')
+  t.ok(writerSession.spare.every((b) => b.byteLength === FRAME_BYTES), 'as FRAME_BYTES buffers')
+
+  const second = randomBytes(FRAME_BYTES * 6 + 1)
+  const secondAllocations = await countFrameAllocations(async () => {
+    writer.write(second)
+    t.equal(sha(await readBytes(reader, second.length)), sha(second), 'second write arrives, in reused buffers')
+  })
+  t.equal(secondAllocations, 0, 'the second write allocates no frame buffer')
+})
+
+t.test('a writer keeps at most SPARE_FRAMES handed-back buffers', async (t) => {
+  // a window wider than SPARE_FRAMES frames, so that more come back at once than are kept
+  const { writerSession, writer, reader } = pair(t, FRAME_BYTES * (SPARE_FRAMES + 16))
+  const body = randomBytes(FRAME_BYTES * (SPARE_FRAMES + 8))
+  writer.write(body)
+  t.equal(sha(await readBytes(reader, body.length)), sha(body), 'arrives whole')
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+  t.equal(writerSession.spare.length, SPARE_FRAMES, `${SPARE_FRAMES} kept, the rest left to the GC`)
+})
