@@ -92,6 +92,10 @@ t.test('the reader hands every frame buffer back, and the writer fills those aga
     t.equal(sha(await readBytes(reader, second.length)), sha(second), 'second write arrives, in reused buffers')
   })
   t.equal(secondAllocations, 0, 'the second write allocates no frame buffer')
+
+  while (writerSession.spare.length === 0) await new Promise((resolve) => setImmediate(resolve))
+  writer.destroy()
+  t.equal(writerSession.spare.length, 0, 'a session left without connections lets its spare buffers go')
 })
 
 t.test('a writer keeps at most SPARE_FRAMES handed-back buffers', async (t) => {

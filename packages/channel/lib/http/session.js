@@ -39,7 +39,7 @@ export const STRING_LIMIT = 16 * 1024
  * thread (as a socket read does) and hands the buffer back at once. Transferred
  * one way only, every frame was a fresh allocation of the writer's thread that the
  * reader's GC freed whenever it ran: in the data suite's buffered 4 MB answers the
- * writer took ~150 page faults per answer (5 over TCP) and both threads more CPU
+ * writer took 120-157 page faults per answer (1-5 over TCP) and both threads more CPU
  * per answer than over TCP.
  */
 export const FRAME_BYTES = 64 * 1024
@@ -106,6 +106,8 @@ export class PortSession {
   /** @param {number} id */
   remove (id) {
     if (this.sockets.delete(id)) liveConnections--
+    // an idle session (undici closes idle connections) pins no frame buffers
+    if (this.sockets.size === 0) this.spare.length = 0
     this.updateRef()
   }
 
