@@ -68,6 +68,26 @@ t.test('a consumer that pauses with a full window gets the rest (credit returns 
   }
 })
 
+t.test('a slow consumer reads about a high-water mark at a time, as from a TCP socket', async (t) => {
+  // undici reads its socket with read(), which joins every chunk in the readable
+  // buffer into one: a copy of each byte, and a parser downstream handed a whole
+  // window's data at once (the data suite's stream-json held a 1 MiB window of
+  // tokens per connection). A TCP socket's buffer holds what one read brought in.
+  const size = 4 * 1024 * 1024
+  for (const [name, dispatcher] of both) {
+    const answer = await dispatcher.request({ method: 'GET', path: `/bytes?size=${size}` })
+    let received = 0
+    let largest = 0
+    for await (const chunk of answer.body) {
+      received += chunk.length
+      largest = Math.max(largest, chunk.length)
+      await new Promise((resolve) => setImmediate(resolve)) // the window fills while this waits
+    }
+    t.equal(received, size, `${name}: every byte arrived`)
+    t.ok(largest <= 128 * 1024, `${name}: the largest chunk read was ${largest} bytes`)
+  }
+})
+
 t.test('request bodies: with content-length and chunked from a stream', async (t) => {
   const payload = patternBytes(1024 * 1024 + 3)
   for (const [name, dispatcher] of both) {

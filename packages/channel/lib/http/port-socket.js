@@ -50,10 +50,17 @@ export class PortSocket extends Duplex {
     /** Bytes received and not yet returned as credit. */
     this.unreturned = 0
     this.finReceived = false
+    /** The end of stream is in the readable buffer (after all waiting data). */
+    this.endPushed = false
     this.finSent = false
     this.referenced = true
     /** @type {{ chunks: Buffer[], callback: (err?: Error | null) => void } | null} */
     this.blocked = null
+    /** @type {Buffer[]} data received and not yet in the readable buffer (a socket's kernel buffer) */
+    this.waiting = []
+    this.waitingBytes = 0
+    this.pushQueued = false
+    this.pushWaiting = this.pushWaiting.bind(this)
     /** @type {NodeJS.Timeout | null} */
     this.idleTimer = null
     /** @type {NodeJS.Timeout | undefined} */
@@ -76,8 +83,7 @@ export class PortSocket extends Duplex {
     } else if (payload === FIN) {
       if (this.finReceived) return this.protocolError('a second end of stream')
       this.finReceived = true
-      this.push(null)
-      this.closeIfDone()
+      this.pushWaiting()
     } else if (payload === RESET) {
       this.destroy(this.resetError('reset by the peer'))
     } else if (typeof payload === 'number') {
@@ -97,14 +103,42 @@ export class PortSocket extends Duplex {
     this.unreturned += length
     this.bytesRead += length
     if (this.idleTimer) this.idleTimer.refresh()
-    this.push(data)
+    if (this.waiting.length === 0 && this.readableLength < this.readableHighWaterMark) this.push(data)
+    else {
+      this.waiting.push(data)
+      this.waitingBytes += length
+    }
+    this.returnCredit()
+  }
+
+  /**
+   * Moves waiting data into the readable buffer until it holds a high-water mark,
+   * then the end of stream once all of it is in. Runs when the end arrives and
+   * after the consumer took data out (schedulePush).
+   */
+  pushWaiting () {
+    this.pushQueued = false
+    if (this.destroyed) return
+    while (this.waiting.length > 0 && this.readableLength < this.readableHighWaterMark) {
+      const data = /** @type {Buffer} */ (this.waiting.shift())
+      this.waitingBytes -= data.length
+      this.push(data)
+    }
+    if (this.waiting.length === 0 && this.finReceived && !this.endPushed) {
+      this.endPushed = true
+      // As a net.Socket, the connection closes (autoDestroy) once its consumer read this
+      // end and its own end was sent; closed at arrival, it dropped data not yet read.
+      this.push(null)
+    }
     this.returnCredit()
   }
 
   /** @param {Error} err  the whole port is gone (crash, stop, restart) or broken */
   onSessionLost (err) {
     if (this.destroyed) return
-    if (this.finReceived && this.finSent) return this.destroy()
+    // Both ends were sent, so nothing is lost: data not yet read is still read, as
+    // from a closed TCP socket, and the connection closes itself after (below).
+    if (this.finReceived && this.finSent) return
     this.destroy(this.side === 'client' || /** @type {ChannelError} */ (err).code === 'protocol' ? err : this.resetError('connection reset: the caller is gone'))
   }
 
@@ -122,15 +156,29 @@ export class PortSocket extends Duplex {
   /** Returns consumed bytes to the peer once half a window has been read. */
   returnCredit () {
     if (this.finReceived) return // the peer sends nothing more
-    const consumed = this.unreturned - this.readableLength
+    const consumed = this.unreturned - this.readableLength - this.waitingBytes
     if (consumed >= this.window / 2) {
       this.unreturned -= consumed
       this.session.send(this.id, consumed)
     }
   }
 
-  // Data arrives only as the peer has credit: nothing to fetch here.
-  _read () {}
+  /**
+   * The consumer wants more: waiting data goes in, but never within this call (a
+   * push during _read lands in the read() that called it). Pushed all at once on
+   * arrival, a lagging consumer's read() (undici reads with no size) got up to a
+   * whole window joined into one chunk, a second copy of each byte; now it gets
+   * about a high-water mark per read, as from a TCP socket (http-semantics test).
+   */
+  _read () {
+    this.schedulePush()
+  }
+
+  schedulePush () {
+    if (this.waiting.length === 0 || this.pushQueued) return
+    this.pushQueued = true
+    queueMicrotask(this.pushWaiting)
+  }
 
   /**
    * Credit goes back as the consumer takes data out of the buffer. Counting in
@@ -141,6 +189,8 @@ export class PortSocket extends Duplex {
    */
   read (size) {
     const chunk = super.read(size)
+    // not only from _read: Node calls it again only after a push, and none comes while data waits here
+    if (this.waiting.length > 0 && this.readableLength < this.readableHighWaterMark) this.schedulePush()
     if (this.unreturned > 0 && !this.destroyed) this.returnCredit()
     return chunk
   }
@@ -219,11 +269,6 @@ export class PortSocket extends Duplex {
     this.finSent = true
     this.session.send(this.id, FIN)
     callback()
-    this.closeIfDone()
-  }
-
-  closeIfDone () {
-    if (this.finSent && this.finReceived) queueMicrotask(() => this.destroy())
   }
 
   /**
@@ -233,6 +278,7 @@ export class PortSocket extends Duplex {
   _destroy (err, callback) {
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
+    this.waiting.length = 0
     // As close(2) on a TCP socket, with or without an error: the peer reads the
     // end of the stream (node:http destroys right after writing a 400, which must
     // arrive; an undici abort reaches the server as that end). Data the peer
