@@ -137,7 +137,7 @@ export class PortSocket extends Duplex {
   onSessionLost (err) {
     if (this.destroyed) return
     // Both ends were sent, so nothing is lost: data not yet read is still read, as
-    // from a closed TCP socket, and the connection closes itself after (below).
+    // from a closed TCP socket, and the connection closes itself after (pushWaiting).
     if (this.finReceived && this.finSent) return
     this.destroy(this.side === 'client' || /** @type {ChannelError} */ (err).code === 'protocol' ? err : this.resetError('connection reset: the caller is gone'))
   }
