@@ -40,11 +40,13 @@ async function main () {
   } catch {
     throw new UsageError(`--entry must be a URL, got ${JSON.stringify(flags.entry)}`)
   }
-  if (flags.wait) await waitForRoutes(base.origin, flags.transports, flags.wait * 1000)
+  const urlOf = (/** @type {string} */ transport) => entryUrl(base.origin, transport, flags.size, flags.fanout)
+  // the exact URLs the runs load: a route answering with one service proves nothing of the others
+  if (flags.wait) await waitForRoutes(flags.transports.map(urlOf), flags.wait * 1000)
   const runs = []
   for (const transport of flags.transports) {
     const load = {
-      url: entryUrl(base.origin, transport, flags.size, flags.fanout),
+      url: urlOf(transport),
       connections: flags.connections,
       pipelining: flags.pipelining,
       expectBody: expectedEntryBody(transport, flags.size, flags.fanout),
@@ -53,6 +55,7 @@ async function main () {
     if (flags.warmup) await runLoad({ ...load, duration: flags.warmup })
     const measured = await runLoad({ ...load, duration: flags.duration })
     const failures = failuresOf(measured)
+    if (failures.length) failures.push(`one answer after the run: ${await oneAnswer(load.url)}`)
     runs.push({ transport, ok: failures.length === 0, failures, requestsPerSec: failures.length ? null : measured.requestsPerSec.avg, latencyMs: failures.length ? null : measured.latencyMs })
     process.stderr.write(`${transport}: ${failures.length ? `FAILED (${failures.join('; ')})` : `${measured.requestsPerSec.avg.toFixed(0)} req/s, p99 ${measured.latencyMs.p99} ms`}\n`)
   }
@@ -61,15 +64,13 @@ async function main () {
 }
 
 /**
- * Polls each transport's route until it answers 200 (exit 1 at the deadline).
- * @param {string} origin
- * @param {string[]} transports
+ * Polls each route until it answers 200 (exit 1 at the deadline).
+ * @param {string[]} urls
  * @param {number} timeoutMs
  */
-async function waitForRoutes (origin, transports, timeoutMs) {
+async function waitForRoutes (urls, timeoutMs) {
   const deadline = Date.now() + timeoutMs
-  for (const transport of transports) {
-    const url = entryUrl(origin, transport, 1, 1)
+  for (const url of urls) {
     let last = 'no answer yet'
     while (true) {
       try {
@@ -84,7 +85,21 @@ async function waitForRoutes (origin, transports, timeoutMs) {
       await sleep(250)
     }
   }
-  process.stderr.write(`every route answers at ${origin}\n`)
+  process.stderr.write(`every route answers at ${new URL(urls[0]).origin}\n`)
+}
+
+/**
+ * A failed run's counts say what failed, not why: the entry's answer says why
+ * (its 502 and 504 bodies name the service and the error).
+ * @param {string} url
+ */
+async function oneAnswer (url) {
+  try {
+    const { statusCode, body } = await request(url, { headersTimeout: 5000, bodyTimeout: 5000, reset: true })
+    return `${statusCode} ${(await body.text()).slice(0, 300)}`
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message
+  }
 }
 
 runMain(main)

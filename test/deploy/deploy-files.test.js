@@ -178,3 +178,20 @@ t.test("the runtime container's config starts, and the load Job's command verifi
   t.equal((await noEntry.exited).code, 2, 'no --entry: exit 2')
   t.match(noEntry.output(), /--entry is required/)
 })
+
+t.test('a failed load Job run says why: one answer of the entry after the run', async (t) => {
+  // an entry whose every answer is the fan-out's 502, as when a service fails
+  const { createServer } = await import('node:http')
+  const body = JSON.stringify({ statusCode: 502, error: 'Bad Gateway', message: 'node3 broke over direct', service: 'node3', transport: 'direct' })
+  const server = createServer((_req, res) => res.writeHead(502, { 'content-type': 'application/json' }).end(body))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+  t.teardown(() => server.close())
+  const job = spawnTracked(process.execPath, [root + 'bench/outside/load-job.js', '--entry', `http://127.0.0.1:${server.address().port}`, '--transports', 'direct', '--duration', '1', '--warmup', '0', '--connections', '1'])
+  let json = ''
+  createInterface({ input: job.child.stdout }).on('line', (line) => { json += line + '\n' })
+  t.equal((await job.exited).code, 1, 'a failed run: exit 1')
+  const [run] = JSON.parse(json).runs
+  t.equal(run.ok, false)
+  t.match(run.failures.at(-1), /^one answer after the run: 502 .*node3 broke over direct/, 'the entry\'s reason is in the failures')
+  t.match(job.output(), /direct: FAILED .*node3 broke over direct/, 'and on stderr')
+})
