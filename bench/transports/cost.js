@@ -1,5 +1,6 @@
 // @ts-check
 // Resource cost per downstream call, from the before/after metric scrapes.
+import { ENTRY } from '../../lib/topology.js'
 
 /**
  * CPU microseconds per downstream call: the whole runtime, the entry alone, and
@@ -17,7 +18,7 @@
 export function costPerCall (delta, load, fanout, outside = null) {
   const calls = load.status['2xx'] * fanout
   const micros = (/** @type {number | null} */ seconds) => (calls > 0 && seconds !== null ? (seconds * 1e6) / calls : null)
-  const entry = delta.apps.tsfastify?.cpuSeconds ?? 0
+  const entry = delta.apps[ENTRY.name]?.cpuSeconds ?? 0
   const inRuntime = delta.totalCpuSeconds - entry
   const outsideServices = outside?.servicesCpuSeconds ?? null
   return {
@@ -32,5 +33,25 @@ export function costPerCall (delta, load, fanout, outside = null) {
       services: micros(outsideServices ?? inRuntime),
       ...(outside ? { serviceProcesses: micros(outsideServices), relay: micros(outside.relayCpuSeconds), engine: micros(outside.engineCpuSeconds ?? null) } : {})
     }
+  }
+}
+
+/**
+ * The run's waits for a core (bench/lib/core-waits.js): seconds per application,
+ * the share of the measured time the entry thread stood in line, and µs per
+ * downstream call for the entry and the services (the runtime's threads only).
+ * @param {Record<string, number>} waits
+ * @param {import('../lib/load.js').LoadResult} load
+ * @param {number} fanout
+ */
+export function coreWaitPerCall (waits, load, fanout) {
+  const calls = load.status['2xx'] * fanout
+  const entry = waits[ENTRY.name] ?? 0
+  const services = Object.entries(waits).reduce((sum, [app, s]) => (app === ENTRY.name ? sum : sum + s), 0)
+  const micros = (/** @type {number} */ seconds) => (calls > 0 ? (seconds * 1e6) / calls : null)
+  return {
+    seconds: waits,
+    entryPercent: load.durationS > 0 ? (entry / load.durationS) * 100 : null,
+    microsPerCall: { entry: micros(entry), services: micros(services) }
   }
 }

@@ -3,9 +3,10 @@
 // runtime's metrics scraped before and after it for the cost per downstream
 // call. Shared by bench and bench:sweep. A failed scrape leaves the run's
 // resource figures missing, and says why, rather than silently null.
+import { coreWaitDelta, coreWaitSeconds } from '../lib/core-waits.js'
 import { requestDelta, resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
-import { costPerCall } from './cost.js'
+import { coreWaitPerCall, costPerCall } from './cost.js'
 import { entryLoad, entryUrl } from './expected.js'
 import { workerCallsOf } from './worker-shares.js'
 
@@ -14,7 +15,7 @@ import { workerCallsOf } from './worker-shares.js'
  * @param {Record<string, any>} flags  warmup and duration, in seconds; workers per downstream service
  * @param {import('../lib/runtime.js').Runtime} runtime
  * @param {{ tick: (s: number) => void }} progress
- * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null, runtimeFor?: (transport: string) => { url: string, metricsUrl: string } | null }} [outside]
+ * @param {{ setRtt: (rttMs: number) => Promise<void>, cpuSeconds: (transport: string) => import('../outside/targets.js').OutsideCpu | null, runtimeFor?: (transport: string) => { url: string, metricsUrl: string, pid?: number | null } | null }} [outside]
  *   what was started outside the runtime (bench/lib/requirements.js), for its RTT and CPU,
  *   and the runtime of its own a transport is measured in (mesh-port's), entry and metrics alike
  */
@@ -31,7 +32,9 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
       const scrape = () => scrapeMetrics(target.metricsUrl).then((snapshot) => ({ snapshot, error: null }), (err) => ({ snapshot: null, error: String(err?.message ?? err) }))
       const before = await scrape()
       const outsideBefore = outside?.cpuSeconds(kase.transport) ?? null
+      const waitsBefore = target.pid ? coreWaitSeconds(target.pid) : null
       const load = await measure()
+      const waits = coreWaitDelta(waitsBefore, target.pid ? coreWaitSeconds(target.pid) : null)
       const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
       const after = await scrape()
       const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
@@ -39,7 +42,8 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
         const workerCalls = workerCallsOf(kase.transport, requestDelta(before.snapshot, after.snapshot), flags.workers ?? 1)
         // a mesh-port run whose calls took the mesh measured the wrong thing
         const failures = workerCalls?.meshFallback ? [`${workerCalls.meshFallback} call(s) fell back to Watt's mesh instead of http-port`] : []
-        return { load, failures, workerCalls, resources: costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu) }
+        const resources = costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu)
+        return { load, failures, workerCalls, resources: waits ? { ...resources, coreWait: coreWaitPerCall(waits, load, kase.fanout) } : resources }
       }
       return { load, resources: null, resourcesMissing: `metrics scrape failed ${before.error ? `before the run (${before.error})` : `after the run (${after.error})`}` }
     }

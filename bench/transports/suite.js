@@ -13,7 +13,7 @@ import { MEASURED_NODE_FLAGS } from '../lib/node-flags.js'
 import { startRuntime } from '../lib/runtime.js'
 import { removeGeneratedConfigs, runtimeConfigFile } from '../lib/runtime-config.js'
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
-import { describeRun, summaryTable } from '../lib/format.js'
+import { describeRun, num, summaryTable } from '../lib/format.js'
 import { measureTransport } from './measure.js'
 import { describeShares, sharesLines } from './worker-shares.js'
 
@@ -146,10 +146,12 @@ export function transportSuite ({ name, command, description, flags, cases, repo
         if (result.config.transports.includes(transport)) process.stdout.write(`${transport}: ${placement(about)}\n`)
       }
     },
-    // one line per run, with each downstream worker's share of the calls when there are several
+    // one line per run: how long the entry stood in line for a core, and each
+    // downstream worker's share of the calls when there are several
     describe: (run) => {
       const shares = describeShares(run.workerCalls)
-      return `${describeRun(run)}${shares ? `; calls per worker: ${shares}` : ''}`
+      const waited = run.ok ? run.resources?.coreWait?.entryPercent : undefined
+      return `${describeRun(run)}${waited != null ? `, entry waited for a core ${num(waited, 0)}%` : ''}${shares ? `; calls per worker: ${shares}` : ''}`
     },
     // the closing table, and with --workers N how each target's calls spread
     renderTable: (result) => [summaryTable(result.summary, baselineOf(result.config.transports)), sharesLines(result)].filter(Boolean).join('\n'),

@@ -54,6 +54,8 @@ t.test('all transports, verified, schema and report', async (t) => {
     t.ok(r.resources.apps.tsfastify.cpuSeconds > 0, 'entry CPU measured')
     t.ok(r.resources.cpuMicrosPerCall.total > 0)
     t.ok(r.resources.rssAfterBytes > 0)
+    // where the kernel keeps run-queue delays, every run in a runtime the bench started has them
+    if (existsSync('/proc/self/schedstat')) t.ok(r.resources.coreWait.entryPercent >= 0 && r.resources.coreWait.seconds.tsfastify >= 0, `${r.transport}: the entry's wait for a core`)
   }
   const downstream = result.runs.find((r) => r.transport === 'direct').resources.apps.node3.cpuSeconds
   const viaIpc = result.runs.find((r) => r.transport === 'ipc').resources.apps.node3.cpuSeconds

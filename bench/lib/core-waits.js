@@ -1,0 +1,57 @@
+// @ts-check
+// How long each Watt application's threads were ready to run but waited for a
+// core: the kernel's run-queue delay (/proc/<pid>/task/<tid>/schedstat, second
+// field, ns), summed over the threads Watt names `<application>:<worker>`.
+// CPU seconds say what a call costs; this says why a runtime with more threads
+// than cores serves less: its entry thread, the bottleneck, stands in line.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** A Watt worker thread's name: application id, ':', worker index. */
+const WORKER_THREAD = /^(.+):(\d+)$/
+
+/**
+ * Seconds each application's threads have waited for a core so far, or null where
+ * the kernel keeps no such count (no /proc, schedstat off) or the process is gone.
+ * @param {number} pid
+ * @param {string} [proc]  the /proc to read (a test gives its own)
+ * @returns {Record<string, number> | null}
+ */
+export function coreWaitSeconds (pid, proc = '/proc') {
+  let tids
+  try {
+    tids = readdirSync(join(proc, String(pid), 'task'))
+  } catch {
+    return null
+  }
+  /** @type {Record<string, number>} */
+  const waits = {}
+  let counted = 0
+  for (const tid of tids) {
+    let name, schedstat
+    try {
+      name = readFileSync(join(proc, String(pid), 'task', tid, 'comm'), 'utf8').trim()
+      schedstat = readFileSync(join(proc, String(pid), 'task', tid, 'schedstat'), 'utf8')
+    } catch {
+      continue // the thread ended between the listing and the read
+    }
+    const app = WORKER_THREAD.exec(name)?.[1]
+    const waitNs = Number(schedstat.trim().split(/\s+/)[1])
+    if (!app || !Number.isFinite(waitNs)) continue
+    waits[app] = (waits[app] ?? 0) + waitNs / 1e9
+    counted++
+  }
+  return counted > 0 ? waits : null
+}
+
+/**
+ * The waits between two readings; null unless both were read. A thread that
+ * ended meanwhile takes its count along, so an application never goes below 0.
+ * @param {Record<string, number> | null} before
+ * @param {Record<string, number> | null} after
+ * @returns {Record<string, number> | null}
+ */
+export function coreWaitDelta (before, after) {
+  if (!before || !after) return null
+  return Object.fromEntries(Object.entries(after).map(([app, s]) => [app, Math.max(0, s - (before[app] ?? 0))]))
+}
