@@ -38,6 +38,10 @@ import { handshakeWorker } from './worker-handshake.js'
  * profiles never split a turn; splitting at 8 (by load), 3,000 of 8,000 turns split
  * in the seed profile, which served 17 and 21% fewer calls (2 workers, one run
  * each against no split). A count, not loads, so holding costs nothing per request.
+ * Holding a worker across turns (100 ms slices, tried) brought the CPU per call at
+ * two workers near one worker's at a fixed rate, yet still served about a quarter
+ * less than one worker at saturation on two cores, and put every call in flight on
+ * one worker, for a crash or a hang to take them all: not kept.
  */
 export const SPREAD = 16
 
