@@ -1,7 +1,8 @@
 // @ts-check
 // How long each Watt application's threads were ready to run but waited for a
 // core: the kernel's run-queue delay (/proc/<pid>/task/<tid>/schedstat, second
-// field, ns), summed over the threads Watt names `<application>:<worker>`.
+// field, ns), summed over the threads Watt names `<application>:<worker>` (the
+// kernel keeps 15 bytes of a name: an id of 14 or more is not counted).
 // CPU seconds say what a call costs; this says why a runtime with more threads
 // than cores serves less: its entry thread, the bottleneck, stands in line.
 import { readdirSync, readFileSync } from 'node:fs'
