@@ -17,7 +17,7 @@ import { ENTRY } from '../../lib/topology.js'
  */
 export function costPerCall (delta, load, fanout, outside = null) {
   const calls = load.status['2xx'] * fanout
-  const micros = (/** @type {number | null} */ seconds) => (calls > 0 && seconds !== null ? (seconds * 1e6) / calls : null)
+  const micros = (/** @type {number | null} */ seconds) => perCall(seconds, calls)
   const entry = delta.apps[ENTRY.name]?.cpuSeconds ?? 0
   const inRuntime = delta.totalCpuSeconds - entry
   const outsideServices = outside?.servicesCpuSeconds ?? null
@@ -48,10 +48,14 @@ export function coreWaitPerCall (waits, load, fanout) {
   const calls = load.status['2xx'] * fanout
   const entry = waits[ENTRY.name] ?? 0
   const services = Object.entries(waits).reduce((sum, [app, s]) => (app === ENTRY.name ? sum : sum + s), 0)
-  const micros = (/** @type {number} */ seconds) => (calls > 0 ? (seconds * 1e6) / calls : null)
   return {
     seconds: waits,
     entryPercent: load.durationS > 0 ? (entry / load.durationS) * 100 : null,
-    microsPerCall: { entry: micros(entry), services: micros(services) }
+    microsPerCall: { entry: perCall(entry, calls), services: perCall(services, calls) }
   }
+}
+
+/** Seconds as µs per call; null without calls or seconds. @param {number | null} seconds @param {number} calls */
+function perCall (seconds, calls) {
+  return calls > 0 && seconds !== null ? (seconds * 1e6) / calls : null
 }
