@@ -2,6 +2,7 @@
 // The load generator: autocannon's programmatic API, awaited, every response's
 // status and body checked, and its own CPU use recorded (it shares the cores).
 import autocannon from 'autocannon'
+import { request } from 'undici'
 import { assertLoopbackUrl } from './loopback.js'
 
 /**
@@ -41,6 +42,7 @@ import { assertLoopbackUrl } from './loopback.js'
  * @property {number} mismatches
  * @property {string[]} [mismatchSamples]  the first few mismatches, when rotating paths
  * @property {{ cpuSeconds: number, cpuPercent: number }} loadgen  percent of one core
+ * @property {string} [answerAfterFailure]  a failed load's one request afterwards: status and body's start
  */
 
 /**
@@ -76,7 +78,8 @@ export async function runLoad ({ url, connections, pipelining, duration, workers
   /** @type {Record<string, number>} */
   const byCode = {}
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) byCode[code] = stats?.count ?? 0
-  return {
+  /** @type {LoadResult} */
+  const load = {
     durationS: result.duration,
     totalRequests: result.requests.total,
     requestsPerSec: { avg: result.requests.average, stdev: result.requests.stddev, min: result.requests.min, max: result.requests.max },
@@ -95,6 +98,29 @@ export async function runLoad ({ url, connections, pipelining, duration, workers
     mismatches: result.mismatches + (rotation?.mismatches.count ?? 0),
     ...(rotation ? { mismatchSamples: rotation.mismatches.samples } : {}),
     loadgen: { cpuSeconds, cpuPercent: (cpuSeconds / wallS) * 100 }
+  }
+  // The counts say what failed, not why; the answer says why (a 502 or 504 body names the
+  // service and the error, a 404 the server that answered), asked while the target still runs.
+  if (failuresOf(load).length) load.answerAfterFailure = await oneAnswer(rotate ? new URL(rotate.paths[0], url).href : url)
+  return load
+}
+
+/**
+ * One request's status and the start of its body, or the error's code; never the whole
+ * body (a data-suite answer can be gigabytes).
+ * @param {string} url
+ */
+async function oneAnswer (url) {
+  try {
+    const { statusCode, body } = await request(url, { headersTimeout: 5000, bodyTimeout: 5000, reset: true })
+    let text = ''
+    for await (const chunk of body) {
+      text += chunk
+      if (text.length >= 300) break
+    }
+    return `${statusCode} ${text.slice(0, 300)}`
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message
   }
 }
 
@@ -145,5 +171,6 @@ export function failuresOf (load) {
   if (load.timeouts) failures.push(`${load.timeouts} timeouts`)
   if (load.mismatches) failures.push(`${load.mismatches} body mismatches`)
   if (load.totalRequests === 0 || load.status['2xx'] === 0) failures.push('no successful response')
+  if (failures.length && load.answerAfterFailure) failures.push(`one answer after the run: ${load.answerAfterFailure}`)
   return failures
 }

@@ -55,7 +55,6 @@ async function main () {
     if (flags.warmup) await runLoad({ ...load, duration: flags.warmup })
     const measured = await runLoad({ ...load, duration: flags.duration })
     const failures = failuresOf(measured)
-    if (failures.length) failures.push(`one answer after the run: ${await oneAnswer(load.url)}`)
     runs.push({ transport, ok: failures.length === 0, failures, requestsPerSec: failures.length ? null : measured.requestsPerSec.avg, latencyMs: failures.length ? null : measured.latencyMs })
     process.stderr.write(`${transport}: ${failures.length ? `FAILED (${failures.join('; ')})` : `${measured.requestsPerSec.avg.toFixed(0)} req/s, p99 ${measured.latencyMs.p99} ms`}\n`)
   }
@@ -86,20 +85,6 @@ async function waitForRoutes (urls, timeoutMs) {
     }
   }
   process.stderr.write(`every route answers at ${new URL(urls[0]).origin}\n`)
-}
-
-/**
- * A failed run's counts say what failed, not why: the entry's answer says why
- * (its 502 and 504 bodies name the service and the error).
- * @param {string} url
- */
-async function oneAnswer (url) {
-  try {
-    const { statusCode, body } = await request(url, { headersTimeout: 5000, bodyTimeout: 5000, reset: true })
-    return `${statusCode} ${(await body.text()).slice(0, 300)}`
-  } catch (err) {
-    return /** @type {NodeJS.ErrnoException} */ (err).code ?? /** @type {Error} */ (err).message
-  }
 }
 
 runMain(main)
