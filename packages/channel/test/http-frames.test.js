@@ -6,7 +6,7 @@ import { once } from 'node:events'
 import { MessageChannel } from 'node:worker_threads'
 import t from 'tap'
 import { PortSocket } from '../lib/http/port-socket.js'
-import { FRAME_BYTES, PortSession, SPARE_FRAMES, STRING_LIMIT } from '../lib/http/session.js'
+import { FRAME_BYTES, PortSession, STRING_LIMIT } from '../lib/http/session.js'
 
 const sha = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex')
 
@@ -98,14 +98,33 @@ t.test('the reader hands every frame buffer back, and the writer fills those aga
   t.equal(writerSession.spare.length, 0, 'a session left without connections lets its spare buffers go')
 })
 
-t.test('a writer keeps at most SPARE_FRAMES handed-back buffers', async (t) => {
-  // a window wider than SPARE_FRAMES frames, so that more come back at once than are kept
-  const { writerSession, writer, reader } = pair(t, FRAME_BYTES * (SPARE_FRAMES + 16))
-  const body = randomBytes(FRAME_BYTES * (SPARE_FRAMES + 8))
-  writer.write(body)
-  t.equal(sha(await readBytes(reader, body.length)), sha(body), 'arrives whole')
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
-  t.equal(writerSession.spare.length, SPARE_FRAMES, `${SPARE_FRAMES} kept, the rest left to the GC`)
+t.test('a writer keeps as many handed-back buffers as its connections\' windows hold: a burst on every connection reuses them all', async (t) => {
+  // three default windows (1 MiB, 16 frames each): more frames at once than any fixed few
+  const { writerSession, readerSession, writer, reader } = pair(t)
+  const links = [{ writer, reader }]
+  for (const id of [2, 3]) {
+    const link = { writer: new PortSocket(writerSession, id, { application: 'reader', side: 'client' }), reader: new PortSocket(readerSession, id, { application: 'writer', side: 'server' }) }
+    t.teardown(() => { link.writer.destroy(); link.reader.destroy() })
+    links.push(link)
+  }
+  const window = writer.window
+  const frames = 3 * window / FRAME_BYTES
+  // every window full in one turn, as a data-source answering downloads side by side
+  const burst = async () => {
+    const bodies = links.map(() => randomBytes(window))
+    links.forEach((link, i) => link.writer.write(bodies[i]))
+    const got = await Promise.all(links.map((link, i) => readBytes(link.reader, bodies[i].length)))
+    t.ok(got.every((bytes, i) => sha(bytes) === sha(bodies[i])), 'every body arrives whole')
+  }
+  const comeBack = async () => { for (let turns = 0; turns < 500 && writerSession.spare.length < frames; turns++) await new Promise((resolve) => setImmediate(resolve)) }
+  t.equal(await countFrameAllocations(burst), frames, 'the first burst allocates the windows\' frames')
+  await comeBack()
+  t.equal(writerSession.spare.length, frames, `all ${frames} kept: none left to the GC`)
+  t.equal(await countFrameAllocations(burst), 0, 'the second burst allocates none')
+
+  await comeBack()
+  links[2].writer.destroy()
+  t.equal(writerSession.spare.length, frames * 2 / 3, 'a connection closing lets its window\'s worth go')
 })
 
 t.test('data not yet read survives the port closing once both sides ended, as on a closed TCP socket', async (t) => {
