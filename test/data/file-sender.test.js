@@ -9,7 +9,7 @@ import { createServer, get as httpGet } from 'node:http'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Fastify from 'fastify'
-import { sendFile } from '../../bench/data/server/file-sender.js'
+import { SPARE_BUFFERS, sendFile, spareBuffers } from '../../bench/data/server/file-sender.js'
 import { until } from '../helpers/wait.js'
 
 const dir = t.testdir()
@@ -107,4 +107,28 @@ t.test('a file shorter than announced fails instead of hanging', async (t) => {
   await until(() => outcomes.length === 1, { what: 'sendFile to settle' })
   t.match(outcomes[0], new RegExp(`ended at byte ${bytes.length}, before the ${bytes.length + 1000} bytes announced`))
   t.equal(openDescriptors(file), 0, 'the file is closed')
+})
+
+t.test('answers reuse the read buffers of answers before them, and never keep more than SPARE_BUFFERS', async (t) => {
+  const { port } = await fileServer()
+  const original = Buffer.allocUnsafeSlow
+  let allocated = 0
+  Buffer.allocUnsafeSlow = (size) => { if (size === options.chunkBytes) allocated++; return original(size) }
+  t.teardown(() => { Buffer.allocUnsafeSlow = original })
+  const before = spareBuffers(options.chunkBytes)
+  t.equal(sha256(await slowGet(port)), sha256(bytes), 'first answer whole')
+  t.equal(allocated, Math.max(0, options.poolSize - before), 'the first answer allocates what no earlier one left')
+  t.equal(spareBuffers(options.chunkBytes), Math.max(before, options.poolSize), 'and leaves its buffers for the next')
+  allocated = 0
+  const kept = spareBuffers(options.chunkBytes)
+  const bodies = await Promise.all([slowGet(port), slowGet(port)])
+  t.ok(bodies.every((body) => sha256(body) === sha256(bytes)), 'two answers at once, both whole')
+  t.equal(allocated, Math.max(0, 2 * options.poolSize - kept), 'only the second answer\'s buffers are new')
+  allocated = 0
+  t.equal(sha256(await slowGet(port)), sha256(bytes))
+  t.equal(allocated, 0, 'a later answer allocates none')
+
+  const many = Array.from({ length: SPARE_BUFFERS / options.poolSize + 4 }, () => slowGet(port))
+  t.ok((await Promise.all(many)).every((body) => body.length === bytes.length), 'more answers at once than the spare buffers serve')
+  t.equal(spareBuffers(options.chunkBytes), SPARE_BUFFERS, 'the rest were left to the GC')
 })
