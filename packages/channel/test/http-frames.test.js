@@ -116,7 +116,11 @@ t.test('a writer keeps as many handed-back buffers as its connections\' windows 
     const got = await Promise.all(links.map((link, i) => readBytes(link.reader, bodies[i].length)))
     t.ok(got.every((bytes, i) => sha(bytes) === sha(bodies[i])), 'every body arrives whole')
   }
-  const comeBack = async () => { for (let turns = 0; turns < 500 && writerSession.spare.length < frames; turns++) await new Promise((resolve) => setImmediate(resolve)) }
+  // a deadline, not a count of turns: a slow machine may need more of them
+  const comeBack = async () => {
+    const deadline = Date.now() + 10_000
+    while (writerSession.spare.length < frames && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve))
+  }
   t.equal(await countFrameAllocations(burst), frames, 'the first burst allocates the windows\' frames')
   await comeBack()
   t.equal(writerSession.spare.length, frames, `all ${frames} kept: none left to the GC`)
