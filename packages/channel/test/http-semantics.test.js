@@ -72,7 +72,14 @@ t.test('a slow consumer reads about a high-water mark at a time, as from a TCP s
   // undici reads its socket with read(), which joins every chunk in the readable
   // buffer into one: a copy of each byte, and a parser downstream handed a whole
   // window's data at once (the data suite's stream-json held a 1 MiB window of
-  // tokens per connection). A TCP socket's buffer holds what one read brought in.
+  // tokens per connection). A TCP socket's buffer holds what one read brought in
+  // (64 KiB), and so does an http-port connection's. The consumer's chunk is
+  // undici's body buffer joined: below its mark (64 KiB) plus the read that
+  // filled it, plus the read its resume() adds within the consumer's read(): at
+  // most three marks. Measured: 128 KiB over TCP; over http-port about one chunk
+  // a window is 192 KiB, where a frame cut short by the credit left gave a body
+  // piece below the mark, so the body took another before it stopped the parser.
+  const mark = 64 * 1024
   const size = 4 * 1024 * 1024
   for (const [name, dispatcher] of both) {
     const answer = await dispatcher.request({ method: 'GET', path: `/bytes?size=${size}` })
@@ -84,7 +91,7 @@ t.test('a slow consumer reads about a high-water mark at a time, as from a TCP s
       await new Promise((resolve) => setImmediate(resolve)) // the window fills while this waits
     }
     t.equal(received, size, `${name}: every byte arrived`)
-    t.ok(largest <= 128 * 1024, `${name}: the largest chunk read was ${largest} bytes`)
+    t.ok(largest <= 3 * mark, `${name}: the largest chunk read was ${largest} bytes`)
   }
 })
 

@@ -103,12 +103,24 @@ export class PortSocket extends Duplex {
     this.unreturned += length
     this.bytesRead += length
     if (this.idleTimer) this.idleTimer.refresh()
-    if (this.waiting.length === 0 && this.readableLength < this.readableHighWaterMark) this.push(data)
+    if (this.waiting.length === 0 && this.fits(length)) this.push(data)
     else {
       this.waiting.push(data)
       this.waitingBytes += length
     }
     this.returnCredit()
+  }
+
+  /**
+   * Whether `length` more bytes keep the readable buffer within a high-water mark
+   * (a frame is at most one): a read() then returns at most what one socket read
+   * brings in. Pushed onto a buffer below the mark, a whole frame made 128 KiB
+   * reads, and undici's body, which stops its parser only once it holds a mark,
+   * handed a lagging consumer 192 KiB chunks where TCP's are at most 128 KiB.
+   * @param {number} length
+   */
+  fits (length) {
+    return this.readableLength === 0 || this.readableLength + length <= this.readableHighWaterMark
   }
 
   /**
@@ -119,7 +131,7 @@ export class PortSocket extends Duplex {
   pushWaiting () {
     this.pushQueued = false
     if (this.destroyed) return
-    while (this.waiting.length > 0 && this.readableLength < this.readableHighWaterMark) {
+    while (this.waiting.length > 0 && this.fits(this.waiting[0].length)) {
       const data = /** @type {Buffer} */ (this.waiting.shift())
       this.waitingBytes -= data.length
       this.push(data)
