@@ -46,7 +46,7 @@ t.test('the plan checks mesh-port in every scenario, each a case of its own', as
 
 t.test('in its own runtime, node3 at two workers', async (t) => {
   // 1 s, so that a hang outlasts the call timeout; the seed load (c100 p10) needs 9 s here
-  // (see load-and-leaks.test.js), so it stays in `node bench/reliability/run.js --quick`
+  // (see test/alone/reliability-load-and-leaks.test.js), so it stays in `node bench/reliability/run.js --quick`
   const runtime = await startPrivateRuntime({ callTimeoutMs: 1000, meshPort: true, workers: { node3: 2 } })
   const control = createWattControl(runtime.pid)
   t.teardown(async () => {
