@@ -1,29 +1,38 @@
 // Starts test/mesh-port/fixture (a front caller and one target per app kind) on
 // free loopback ports, with Watt's mesh (watt.json) or the drop-in
 // (watt.mesh-port.json), and stops it when the test ends.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { freePorts } from '../../bench/lib/ports.js'
 import { startRuntime } from '../../bench/lib/runtime.js'
 
 const FIXTURE = join(import.meta.dirname, '..', 'mesh-port', 'fixture')
+// Under the project, so the config's interceptor module resolves from its node_modules.
+const DERIVED = join(import.meta.dirname, '..', '..', '.cache', 'mesh-fixture')
+let derived = 0
 
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in'} mode
+ * @param {{ apps?: string[] }} [options]  only these apps beside the front (each app
+ *   is a worker to start: the whole fixture costs a loaded box some 20 s)
  */
-export async function startFixture (t, mode) {
+export async function startFixture (t, mode, { apps } = {}) {
   const [port, metrics, plain] = await freePorts(3)
+  let configFile = join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json')
+  if (apps) configFile = withOnly(configFile, ['front', ...apps])
   const runtime = await startRuntime({
     env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
     reuse: false,
-    configFile: join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json'),
+    configFile,
     readyPaths: ['/ready']
   })
   t.teardown(async () => {
     // A failed test shows what the drop-in decided and why.
     if (!t.passing()) t.comment(runtime.output().split('\n').filter((line) => line.includes('mesh-port')).join('\n'))
     await runtime.stop()
+    if (apps) rmSync(configFile, { force: true })
   })
 
   /**
@@ -61,4 +70,21 @@ export async function startFixture (t, mode) {
   }
 
   return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted }
+}
+
+/**
+ * The fixture's config with every other app excluded from its autoload.
+ * @param {string} file
+ * @param {string[]} keep
+ */
+function withOnly (file, keep) {
+  const config = JSON.parse(readFileSync(file, 'utf8'))
+  const web = join(FIXTURE, 'web')
+  const unknown = keep.filter((app) => !readdirSync(web).includes(app))
+  if (unknown.length > 0) throw new Error(`no fixture app ${unknown.join(', ')}`)
+  config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)) }
+  mkdirSync(DERIVED, { recursive: true })
+  const out = join(DERIVED, `${process.pid}-${++derived}.json`)
+  writeFileSync(out, JSON.stringify(config, null, 2))
+  return out
 }

@@ -47,7 +47,7 @@ test('the drop-in serves every kind with one node:http server over http-port, th
 })
 
 test('unknown *.plt.local hosts fail as the mesh fails them; other origins are untouched', async (t) => {
-  const fixture = await startFixture(t, 'drop-in')
+  const fixture = await startFixture(t, 'drop-in', { apps: ['plain'] })
   const unknown = await fixture.call('http://nosuch.plt.local', '/hello')
   t.equal(unknown.status, 502)
   t.match(JSON.parse(unknown.text).error.message, /No target found for nosuch\.plt\.local/, "the mesh's own error")
@@ -58,7 +58,7 @@ test('unknown *.plt.local hosts fail as the mesh fails them; other origins are u
 })
 
 test('without the drop-in the same calls answer over the mesh and the counter does not exist', async (t) => {
-  const fixture = await startFixture(t, 'mesh')
+  const fixture = await startFixture(t, 'mesh', { apps: ['plain'] })
   const answer = await fixture.call('http://plain.plt.local', '/hello')
   t.equal(answer.text, 'hello plain')
   t.same(await fixture.stats(), {}, 'no route was made')
@@ -66,7 +66,7 @@ test('without the drop-in the same calls answer over the mesh and the counter do
 })
 
 test('an application with two workers gets its even share in turn, and a burst is spread', async (t) => {
-  const fixture = await startFixture(t, 'drop-in')
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
   /** @type {Record<number, number>} */
   const seen = {}

@@ -11,7 +11,7 @@ import { pattern } from './fixture/lib/handler.js'
 const sha = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex')
 
 test('drop-in, mesh and TCP answer alike', async (t) => {
-  const [dropIn, mesh] = await Promise.all([startFixture(t, 'drop-in'), startFixture(t, 'mesh')])
+  const [dropIn, mesh] = await Promise.all([startFixture(t, 'drop-in', { apps: ['plain'] }), startFixture(t, 'mesh', { apps: ['plain'] })])
   /** @type {Record<string, (path: string, options?: any) => ReturnType<typeof dropIn.call>>} */
   const ways = {
     'drop-in': (path, options) => dropIn.call('http://plain.plt.local', path, options),

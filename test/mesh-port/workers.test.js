@@ -53,7 +53,7 @@ async function untilBothReplaced (fixture, old) {
 }
 
 test('a hung worker gets no new requests; the other answers them', async (t) => {
-  const fixture = await startFixture(t, 'drop-in')
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
   t.equal((await fixture.stats()).two.workers.length, 2, 'both workers linked')
   const sent = await sentToTwo(fixture)
@@ -72,7 +72,7 @@ test('a hung worker gets no new requests; the other answers them', async (t) => 
 })
 
 test('a crash fails only that worker\'s in-flight requests, at once, naming the application', async (t) => {
-  const fixture = await startFixture(t, 'drop-in')
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
   const threads = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
   t.equal(threads.size, 2, 'both workers linked')
@@ -112,7 +112,7 @@ test('a crash fails only that worker\'s in-flight requests, at once, naming the 
 })
 
 test('a restart through the management API moves the links to the new workers', async (t) => {
-  const fixture = await startFixture(t, 'drop-in')
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
   const before = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
   t.equal(before.size, 2)
