@@ -27,7 +27,7 @@ async function bench (args, env) {
 }
 
 // Every default transport a runtime of ours hosts (mesh-port in its own). Those the
-// bench starts outside it (tcp-process, tcp-remote, tcp-container) have their own
+// bench starts outside it (service processes, a namespace, containers) have their own
 // end-to-end files in test/outside/; starting them here too doubled their cost.
 const HOSTED = transportsFlag().default.filter((name) => !transportNamed(name).requires || inOwnRuntime(name))
 
