@@ -80,9 +80,10 @@ export async function startFixture (t, mode, { apps } = {}) {
 function withOnly (file, keep) {
   const config = JSON.parse(readFileSync(file, 'utf8'))
   const web = join(FIXTURE, 'web')
-  const unknown = keep.filter((app) => !readdirSync(web).includes(app))
+  const all = readdirSync(web)
+  const unknown = keep.filter((app) => !all.includes(app))
   if (unknown.length > 0) throw new Error(`no fixture app ${unknown.join(', ')}`)
-  config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)) }
+  config.autoload = { ...config.autoload, path: web, exclude: all.filter((app) => !keep.includes(app)) }
   mkdirSync(DERIVED, { recursive: true })
   const out = join(DERIVED, `${process.pid}-${++derived}.json`)
   writeFileSync(out, JSON.stringify(config, null, 2))
