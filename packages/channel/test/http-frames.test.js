@@ -146,3 +146,40 @@ t.test('data not yet read survives the port closing once both sides ended, as on
   await once(reader, 'close')
   t.ok(reader.readableEnded, 'it ended before it closed')
 })
+
+t.test('a reader that asks for more than is buffered gets it (read(n)), and no read returns more than a mark', async (t) => {
+  const { writer, reader } = pair(t)
+  const head = Buffer.from('0123456789')
+  writer.write(head)
+  await once(reader, 'readable')
+  t.equal(reader.readableLength, head.length)
+  // A length-prefixed parser's way: read(n) until n bytes are there. The next frame
+  // is a whole FRAME_BYTES, more than the mark leaves room for beside the 10 bytes.
+  t.equal(reader.read(100), null, 'not yet 100 bytes')
+  const body = randomBytes(3 * FRAME_BYTES)
+  writer.write(body)
+  // Polled on a timer: a 'readable' listener added while bytes are buffered fires at
+  // once, and awaiting it in a loop would never let the writer's frames out.
+  const deadline = Date.now() + 10_000
+  const poll = async (/** @type {number | undefined} */ size) => {
+    for (;;) {
+      const chunk = reader.read(size)
+      if (chunk !== null || Date.now() > deadline) return chunk
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  const first = await poll(100)
+  t.ok(first, 'the 100 bytes arrived')
+  const chunks = first ? [first] : []
+  let got = first?.length ?? 0
+  let largest = 0
+  while (got > 0 && got < head.length + body.length) {
+    const chunk = await poll()
+    if (chunk === null) break
+    largest = Math.max(largest, chunk.length)
+    chunks.push(chunk)
+    got += chunk.length
+  }
+  t.equal(sha(Buffer.concat(chunks)), sha(Buffer.concat([head, body])), 'every byte, in order')
+  t.ok(largest > 0 && largest <= reader.readableHighWaterMark, `each read at most a mark (largest ${largest})`)
+})

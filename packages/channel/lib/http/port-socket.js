@@ -103,23 +103,39 @@ export class PortSocket extends Duplex {
     this.unreturned += length
     this.bytesRead += length
     if (this.idleTimer) this.idleTimer.refresh()
-    if (this.waiting.length === 0 && this.fits(length)) this.push(data)
+    if (this.waiting.length === 0 && length <= this.readableHighWaterMark - this.readableLength) this.push(data)
     else {
       this.waiting.push(data)
       this.waitingBytes += length
+      this.fill()
     }
     this.returnCredit()
   }
 
   /**
-   * Whether `length` more bytes keep the readable buffer within a high-water mark
-   * (a frame is at most one), so a read() returns at most 64 KiB, as one read of
-   * a TCP socket does. Pushed onto any buffer below the mark, a frame made reads
-   * of up to 128 KiB (130,886 bytes measured), each joined by a copy.
-   * @param {number} length
+   * Moves waiting data into the readable buffer up to a high-water mark, the last
+   * chunk cut at the mark (a view, not a copy). A read() then returns at most a
+   * mark, as one read of a TCP socket does (a whole frame pushed below the mark
+   * made reads of up to 128 KiB, 130,886 bytes measured, each joined by a copy),
+   * and the room is always filled: a reader waiting in read(n) for bytes beyond
+   * what is buffered gets them (holding back a frame that did not fit whole left
+   * it waiting for good).
    */
-  fits (length) {
-    return this.readableLength === 0 || this.readableLength + length <= this.readableHighWaterMark
+  fill () {
+    while (this.waiting.length > 0) {
+      const room = this.readableHighWaterMark - this.readableLength
+      if (room <= 0) return
+      const data = this.waiting[0]
+      if (data.length <= room) {
+        this.waiting.shift()
+        this.waitingBytes -= data.length
+        this.push(data)
+      } else {
+        this.waiting[0] = data.subarray(room)
+        this.waitingBytes -= room
+        this.push(data.subarray(0, room))
+      }
+    }
   }
 
   /**
@@ -130,11 +146,7 @@ export class PortSocket extends Duplex {
   pushWaiting () {
     this.pushQueued = false
     if (this.destroyed) return
-    while (this.waiting.length > 0 && this.fits(this.waiting[0].length)) {
-      const data = /** @type {Buffer} */ (this.waiting.shift())
-      this.waitingBytes -= data.length
-      this.push(data)
-    }
+    this.fill()
     if (this.waiting.length === 0 && this.finReceived && !this.endPushed) {
       this.endPushed = true
       // As a net.Socket, the connection closes (autoDestroy) once its consumer read this
