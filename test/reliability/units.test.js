@@ -10,6 +10,7 @@ import { judgeAnswer } from '../../bench/reliability/fuzz/judge.js'
 import { generateCases } from '../../bench/reliability/fuzz/cases.js'
 import { errorWindow } from '../../bench/reliability/faults/window.js'
 import { judge } from '../../bench/reliability/faults/observer.js'
+import { leakRunFailures } from '../../bench/reliability/scenarios/leaks.js'
 import { availableTransports } from '../../lib/topology.js'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 
@@ -114,4 +115,13 @@ t.test('fault observations become a window, a recovery and named errors', async 
   t.match(judge(504, JSON.stringify({ statusCode: 504, service: 'type1, node3', transport: 'tcp', message: 'm' }), { expected, transport: 'tcp', service: 'node3' }), { verdict: 'named' })
   t.match(judge(502, JSON.stringify({ statusCode: 502, service: 'type1', transport: 'tcp', message: 'm' }), { expected, transport: 'tcp', service: 'node3' }), { verdict: 'wrong' })
   t.match(judge(500, '{}', { expected, transport: 'tcp', service: 'node3' }), { verdict: 'wrong' })
+})
+
+t.test('a leak run fails on a bad answer, not on a short run that ended before its first answer', async (t) => {
+  const load = (/** @type {object} */ over) => ({ totalRequests: 40, errors: 0, timeouts: 0, mismatches: 0, status: { '2xx': 40, non2xx: 0, byCode: { 200: 40 } }, ...over })
+  const after = 'one answer after the run: 200 {"transport":"port"}'
+  t.same(leakRunFailures(load({})), [], 'a clean run')
+  t.same(leakRunFailures(load({ totalRequests: 0, status: { '2xx': 0, non2xx: 0, byCode: {} }, answerAfterFailure: '200 {"transport":"port"}' })), [], 'no answer within the run, and one afterwards: still no failure')
+  t.same(leakRunFailures(load({ status: { '2xx': 38, non2xx: 2, byCode: { 200: 38, 502: 2 } }, answerAfterFailure: '200 {"transport":"port"}' })), ['2 non-2xx (2×502)', after], 'a non-2xx fails it, with the answer afterwards')
+  t.same(leakRunFailures(load({ mismatches: 1 })), ['1 body mismatches'], 'so does a wrong body')
 })
