@@ -15,6 +15,7 @@ import { assertLoopbackUrl } from './loopback.js'
  * @property {string} [expectBody]         exact body every response must carry
  * @property {number} [timeoutS]           per-request timeout, seconds
  * @property {(elapsedS: number) => void} [onTick]
+ * @property {AbortSignal} [signal]        ends the run early, at autocannon's next tick (what it measured so far is the result)
  * @property {RotatingPaths} [rotate]       vary the path per request and check every 2xx answer
  * @property {boolean} [remoteEntry]        allow a non-loopback URL: only the cluster load Job
  *                                          (bench/outside/load-job.js), told so explicitly
@@ -49,7 +50,7 @@ import { assertLoopbackUrl } from './loopback.js'
  * @param {LoadOptions} options
  * @returns {Promise<LoadResult>}
  */
-export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, rotate, remoteEntry = false }) {
+export async function runLoad ({ url, connections, pipelining, duration, workers = 0, expectBody, timeoutS = 10, onTick, signal, rotate, remoteEntry = false }) {
   if (!remoteEntry) assertLoopbackUrl(url)
   const rotation = rotate ? rotatingRequests(rotate, { pipelining, workers, expectBody }) : null
   const cpuBefore = process.cpuUsage()
@@ -70,8 +71,16 @@ export async function runLoad ({ url, connections, pipelining, duration, workers
   const instance = autocannon(options)
   let ticks = 0
   instance.on('tick', () => onTick?.(++ticks))
+  const stop = () => instance.stop()
+  if (signal?.aborted) stop()
+  else signal?.addEventListener('abort', stop, { once: true })
   /** @type {import('autocannon').Result} */
-  const result = await instance
+  let result
+  try {
+    result = await instance
+  } finally {
+    signal?.removeEventListener('abort', stop)
+  }
   const wallS = Number(process.hrtime.bigint() - started) / 1e9
   const cpu = process.cpuUsage(cpuBefore)
   const cpuSeconds = (cpu.user + cpu.system) / 1e6

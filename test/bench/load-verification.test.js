@@ -36,3 +36,16 @@ t.test('a non-2xx fails the run even with the right body', async (t) => {
   t.ok(result.status.non2xx > 0)
   t.match(failuresOf(result).join(), /non-2xx \(\d+×500\)/)
 })
+
+t.test('a signal ends a run early, with what it measured so far', async (t) => {
+  const ends = new AbortController()
+  const started = Date.now()
+  const run = runLoad({ url: `${base}/ok`, connections: 2, pipelining: 1, duration: 60, expectBody: '{"a":1}', signal: ends.signal })
+  setTimeout(() => ends.abort(), 1000)
+  const result = await run
+  t.ok(Date.now() - started < 10_000, `ended after ${Date.now() - started} ms, not the 60 s asked`)
+  t.ok(result.status['2xx'] > 0, `${result.status['2xx']} answers measured`)
+  t.same(failuresOf(result), [])
+  const already = await runLoad({ url: `${base}/ok`, connections: 1, pipelining: 1, duration: 60, signal: AbortSignal.abort() })
+  t.ok(already.durationS < 10, `an aborted signal ends the run at its first tick (${already.durationS} s)`)
+})

@@ -54,7 +54,11 @@ export async function faultUnderLoad (runtime, control, options) {
   if (Object.values(before).some((status) => status !== 200)) throw new Error(`the runtime was not healthy before the fault: ${JSON.stringify(before)}`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
-  const durationS = Math.ceil((preMs + kind.budgetMs(holdMs) + postMs) / 1000)
+  // The load runs for the fault's budget, and on until postMs after the fault is over when
+  // that is later: a busy box was seen to take longer than the budget to restart a worker.
+  const plannedMs = preMs + kind.budgetMs(holdMs) + postMs
+  const maxDurationS = Math.ceil((plannedMs + kind.budgetMs(holdMs)) / 1000)
+  const endLoad = new AbortController()
   const started = performance.now()
   const now = () => performance.now() - started
   const TRANSPORTS = options.transports ?? availableTransports()
@@ -68,7 +72,8 @@ export async function faultUnderLoad (runtime, control, options) {
     url: entryUrl(runtime.url, transport, 64, 4),
     connections,
     pipelining: 1,
-    duration: durationS,
+    duration: maxDurationS,
+    signal: endLoad.signal,
     expectBody: expectedEntryBody(transport, 64, 4), // 502/504 bodies count too: see wrong2xx below
     onTick: i === 0 ? onTick : undefined
   }))
@@ -85,6 +90,8 @@ export async function faultUnderLoad (runtime, control, options) {
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
+  await sleep(Math.max(postMs, plannedMs - now()))
+  endLoad.abort()
   const loadResults = await Promise.all(loads)
   const probes = await Promise.all(observers.map((observer) => observer.stop()))
   const loadEndedAt = now()
@@ -141,7 +148,7 @@ export async function faultUnderLoad (runtime, control, options) {
 
   return {
     failures: checks.filter((c) => !c.ok).map((c) => `${c.name}${c.detail ? ` (${c.detail})` : ''}`),
-    fault: { kind: kindName, description: kind.description, service, ...(outside ? { outside } : {}), holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
+    fault: { kind: kindName, description: kind.description, service, ...(outside ? { outside } : {}), holdMs, durationS: loadResults[0]?.durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
     transports,
     entryStallMs,
     restarts: { before: restartsBefore, after: restartsAfter },

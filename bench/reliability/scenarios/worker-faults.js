@@ -61,10 +61,14 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   if (await statusOf(url) !== 200) throw new Error(`${TRANSPORT} was not healthy before the fault`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
-  const durationS = Math.ceil((preMs + kind.budgetMs(holdMs) + postMs) / 1000)
+  // The load runs for the fault's budget, and on until postMs after the fault is over when
+  // that is later: a busy box was seen to take longer than the budget to restart a worker.
+  const plannedMs = preMs + kind.budgetMs(holdMs) + postMs
+  const maxDurationS = Math.ceil((plannedMs + kind.budgetMs(holdMs)) / 1000)
+  const endLoad = new AbortController()
   const started = performance.now()
   const now = () => performance.now() - started
-  const load = runLoad({ url, connections, pipelining: 1, duration: durationS, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
+  const load = runLoad({ url, connections, pipelining: 1, duration: maxDurationS, signal: endLoad.signal, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
   const observer = observeTransport({ baseUrl: runtime.url, transport: TRANSPORT, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000, now })
 
   // the drop-in's counters per target worker, read as the fault starts and as it ends:
@@ -84,6 +88,8 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
+  await sleep(Math.max(postMs, plannedMs - now()))
+  endLoad.abort()
   const loaded = await load
   const { observations, skipped } = await observer.stop()
   const loadEndedAt = now()
@@ -126,7 +132,7 @@ export async function workerFaultUnderLoad (runtime, control, options) {
 
   return {
     failures: checks.filter((c) => !c.ok).map((c) => `${c.name}${c.detail ? ` (${c.detail})` : ''}`),
-    fault: { kind: kindName, description: kind.description, service, workers: 2, ...(fault?.worker !== undefined ? { faultedWorker: fault.worker } : {}), holdMs, durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
+    fault: { kind: kindName, description: kind.description, service, workers: 2, ...(fault?.worker !== undefined ? { faultedWorker: fault.worker } : {}), holdMs, durationS: loaded.durationS, connections, ...(fault ? { injectedAtMs: Math.round(fault.injectedAt), backAfterMs: Math.round(fault.backAt - fault.injectedAt) } : {}) },
     transports: {
       [TRANSPORT]: {
         load: { totalRequests: loaded.totalRequests, '2xx': loaded.status['2xx'], non2xx: loaded.status.non2xx, byCode: loaded.status.byCode, errors: loaded.errors, timeouts: loaded.timeouts, wrong2xx, latencyMs: loaded.latencyMs },
