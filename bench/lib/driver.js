@@ -2,12 +2,14 @@
 // The one suite driver behind every bench and check command. A suite declares
 // its flags, cases, measurement, report and optional wrk cross-check; the
 // driver owns the rest, identically for all: the shared flags (--out, --report,
-// --allow-errors, --fail-fast, --wrk), their defaults, the result file (saved
+// --allow-errors, --fail-fast, --wrk, --quiet-wait), their defaults, a quiet
+// machine before the first run, the result file (saved
 // after every run, kept on Ctrl-C), the wrk policy, the closing table, the
 // report, and the exit codes (0 ok, 1 failed runs, 2 usage, 130 interrupted).
 import { describeRun, summaryTable } from './format.js'
 import { parseFlags, runMain } from './cli.js'
 import { machineInfo } from './machine.js'
+import { waitForQuietMachine } from './quiet-machine.js'
 import { writeReport } from './report.js'
 import { defaultResultPath, SCHEMA, summarize, writeResult } from './results.js'
 import { runPlan } from './runner.js'
@@ -63,7 +65,8 @@ const SHARED_FLAGS = {
   out: { type: 'string', help: 'result JSON path (default results/<suite>-<time>.json)' },
   report: { type: 'string', help: 'write <path>.md and <path>.html; off for none (default: the result path without .json)' },
   'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
-  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' }
+  'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' },
+  'quiet-wait': { type: 'integer', default: 30, min: 0, max: 600, help: 'seconds to wait at most, after the setup and before the first run, for the machine to be quiet (under 0.3 cores busy for 3 s); 0, or --warmup 0, skips it' }
 }
 /** @type {import('./cli.js').FlagSpec} */
 const WRK_FLAG = { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check with wrk when installed' }
@@ -90,10 +93,30 @@ export async function driveSuite (suite, argv) {
   /** @type {Context} */
   const context = suite.setup ? await suite.setup(flags, plan) : {}
   try {
-    return await runAndRecord(suite, { flags, plan: suite.afterSetup ? suite.afterSetup(plan, context) : plan, context, out, report, wrk })
+    const quiet = flags.quietWait > 0 && flags.warmup > 0 ? await quietMachine(flags.quietWait) : undefined
+    return await runAndRecord(suite, { flags, plan: suite.afterSetup ? suite.afterSetup(plan, context) : plan, context, out, report, wrk, quiet })
   } finally {
     await context.stop?.()
   }
+}
+
+/**
+ * Waits for what the setup started to settle (only suites with a warm-up, which prepare
+ * their measurements: --warmup 0 means measure at once), saying so on stderr.
+ * @param {number} seconds
+ */
+async function quietMachine (seconds) {
+  let shown = false
+  const quiet = await waitForQuietMachine({
+    timeoutMs: seconds * 1000,
+    onWindow: (busy) => {
+      if (busy > 0.3 && !shown) process.stderr.write(`waiting up to ${seconds} s for the machine to be quiet before the first run (${busy.toFixed(2)} cores busy)\n`)
+      if (busy > 0.3) shown = true
+    }
+  })
+  if (quiet.quiet === false) process.stderr.write(`the machine stayed busy for ${seconds} s (${quiet.busyCores?.toFixed(2)} cores): measuring anyway, the first runs may be slower (result: quietBeforeRuns)\n`)
+  else if (shown) process.stderr.write(`quiet after ${(quiet.waitedMs / 1000).toFixed(0)} s\n`)
+  return quiet
 }
 
 /**
@@ -111,9 +134,9 @@ async function wrkPolicy (suite, flags) {
 
 /**
  * @param {Suite} suite
- * @param {{ flags: Flags, plan: Plan, context: Context, out: string, report: string | null, wrk: { use: boolean, skipped?: string } }} options
+ * @param {{ flags: Flags, plan: Plan, context: Context, out: string, report: string | null, wrk: { use: boolean, skipped?: string }, quiet?: import('./quiet-machine.js').QuietResult }} options
  */
-async function runAndRecord (suite, { flags, plan, context, out, report, wrk }) {
+async function runAndRecord (suite, { flags, plan, context, out, report, wrk, quiet }) {
   /** @type {Result} */
   const result = {
     schema: SCHEMA,
@@ -125,6 +148,7 @@ async function runAndRecord (suite, { flags, plan, context, out, report, wrk }) 
     interrupted: false,
     machine: machineInfo(plan.extraPackages),
     config: { ...flags, out, report, ...plan.config },
+    ...(quiet ? { quietBeforeRuns: quiet } : {}),
     runs: [],
     summary: {}
   }

@@ -66,6 +66,7 @@ export {}
  * @property {ReturnType<typeof import('./machine.js').machineInfo>} machine   the harness's machine and packages
  * @property {import('./runtime-settings.js').RuntimeSettings} [runtime]       the runtime's own settings and versions, when the suite ran one
  * @property {Record<string, any>} config   the flags as given
+ * @property {import('./quiet-machine.js').QuietResult} [quietBeforeRuns]  the wait for a quiet machine before the first run (--quiet-wait)
  * @property {Run[]} runs
  * @property {Record<string, Record<string, any>>} summary   profile → target → spread, or failed
  * @property {Record<string, any>} [crossCheck]
