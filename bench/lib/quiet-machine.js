@@ -6,6 +6,8 @@
 // 504s), its entry waiting for a core 68% of the time against 48-50% in the rounds after
 // (what held the core was not profiled). This waits until the whole machine's CPU use,
 // from /proc/stat, stays low for a few seconds, or gives up after a limit and says so.
+// A guard, not that failure's cause: in the next fresh run the machine was quiet after
+// 3 s and round 1 was still every transport's slowest (the runtimes' own warm-up).
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
