@@ -9,7 +9,7 @@
 import { describeRun, summaryTable } from './format.js'
 import { parseFlags, runMain } from './cli.js'
 import { machineInfo } from './machine.js'
-import { waitForQuietMachine } from './quiet-machine.js'
+import { QUIET_BUSY_CORES, waitForQuietMachine } from './quiet-machine.js'
 import { writeReport } from './report.js'
 import { defaultResultPath, SCHEMA, summarize, writeResult } from './results.js'
 import { runPlan } from './runner.js'
@@ -66,7 +66,7 @@ const SHARED_FLAGS = {
   report: { type: 'string', help: 'write <path>.md and <path>.html; off for none (default: the result path without .json)' },
   'allow-errors': { type: 'boolean', default: false, help: 'exit 0 even when runs failed (they are still reported as FAILED), to reproduce overload' },
   'fail-fast': { type: 'boolean', default: false, help: 'stop at the first failed run' },
-  'quiet-wait': { type: 'integer', default: 30, min: 0, max: 600, help: 'seconds to wait at most, after the setup and before the first run, for the machine to be quiet (under 0.3 cores busy for 3 s); 0, or --warmup 0, skips it' }
+  'quiet-wait': { type: 'integer', default: 30, min: 0, max: 600, help: `seconds to wait at most, after the setup and before the first run, for the machine to be quiet (under ${QUIET_BUSY_CORES} cores busy for 3 s); 0, or --warmup 0, skips it` }
 }
 /** @type {import('./cli.js').FlagSpec} */
 const WRK_FLAG = { type: 'string', default: 'auto', choices: ['auto', 'off'], help: 'cross-check with wrk when installed' }
@@ -110,8 +110,9 @@ async function quietMachine (seconds) {
   const quiet = await waitForQuietMachine({
     timeoutMs: seconds * 1000,
     onWindow: (busy) => {
-      if (busy > 0.3 && !shown) process.stderr.write(`waiting up to ${seconds} s for the machine to be quiet before the first run (${busy.toFixed(2)} cores busy)\n`)
-      if (busy > 0.3) shown = true
+      if (busy <= QUIET_BUSY_CORES || shown) return
+      shown = true
+      process.stderr.write(`waiting up to ${seconds} s for the machine to be quiet before the first run (${busy.toFixed(2)} cores busy)\n`)
     }
   })
   if (quiet.quiet === false) process.stderr.write(`the machine stayed busy for ${seconds} s (${quiet.busyCores?.toFixed(2)} cores): measuring anyway, the first runs may be slower (result: quietBeforeRuns)\n`)

@@ -12,6 +12,9 @@ import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 
+/** Busy cores at most, in every window, for the machine to count as quiet. */
+export const QUIET_BUSY_CORES = 0.3
+
 /**
  * @typedef {{ busy: number, total: number }} CpuTimes  jiffies since boot, all CPUs
  * @typedef {{ quiet: boolean | null, waitedMs: number, busyCores: number | null, reason?: string }} QuietResult
@@ -54,7 +57,7 @@ export function busyCores (before, after, cores) {
  *   read: where the readings come from (tests)
  * @returns {Promise<QuietResult>}
  */
-export async function waitForQuietMachine ({ timeoutMs, maxBusyCores = 0.3, windows = 3, windowMs = 1000, onWindow, read = () => cpuTimes() }) {
+export async function waitForQuietMachine ({ timeoutMs, maxBusyCores = QUIET_BUSY_CORES, windows = 3, windowMs = 1000, onWindow, read = () => cpuTimes() }) {
   const started = Date.now()
   let before = read()
   if (!before) return { quiet: null, waitedMs: 0, busyCores: null, reason: 'no /proc/stat to read the machine\'s CPU use from' }

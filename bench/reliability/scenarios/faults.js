@@ -11,6 +11,7 @@ import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
 import { availableTransports, transportNamed } from '../../../lib/topology.js'
 import { FAULT_KINDS } from '../faults/kinds.js'
 import { observeTransport } from '../faults/observer.js'
+import { faultLoadSpan } from '../faults/load-span.js'
 import { errorWindow } from '../faults/window.js'
 import { isAlive, restartCounts, transportStatuses, waitUntilSettled } from '../health.js'
 import { servicePort } from '../private-runtime.js'
@@ -54,11 +55,7 @@ export async function faultUnderLoad (runtime, control, options) {
   if (Object.values(before).some((status) => status !== 200)) throw new Error(`the runtime was not healthy before the fault: ${JSON.stringify(before)}`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
-  // The load runs for the fault's budget, and on until postMs after the fault is over when
-  // that is later: a busy box was seen to take longer than the budget to restart a worker.
-  const plannedMs = preMs + kind.budgetMs(holdMs) + postMs
-  const maxDurationS = Math.ceil((plannedMs + kind.budgetMs(holdMs)) / 1000)
-  const endLoad = new AbortController()
+  const span = faultLoadSpan({ preMs, budgetMs: kind.budgetMs(holdMs), postMs })
   const started = performance.now()
   const now = () => performance.now() - started
   const TRANSPORTS = options.transports ?? availableTransports()
@@ -72,8 +69,8 @@ export async function faultUnderLoad (runtime, control, options) {
     url: entryUrl(runtime.url, transport, 64, 4),
     connections,
     pipelining: 1,
-    duration: maxDurationS,
-    signal: endLoad.signal,
+    duration: span.maxDurationS,
+    signal: span.signal,
     expectBody: expectedEntryBody(transport, 64, 4), // 502/504 bodies count too: see wrong2xx below
     onTick: i === 0 ? onTick : undefined
   }))
@@ -90,8 +87,7 @@ export async function faultUnderLoad (runtime, control, options) {
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
-  await sleep(Math.max(postMs, plannedMs - now()))
-  endLoad.abort()
+  await span.endAfterFault(now())
   const loadResults = await Promise.all(loads)
   const probes = await Promise.all(observers.map((observer) => observer.stop()))
   const loadEndedAt = now()

@@ -12,6 +12,7 @@ import { scrapeMetrics } from '../../lib/metrics.js'
 import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
 import { WORKER_FAULTS } from '../faults/one-worker.js'
 import { observeTransport } from '../faults/observer.js'
+import { faultLoadSpan } from '../faults/load-span.js'
 import { errorWindow } from '../faults/window.js'
 import { isAlive, restartCounts, statusOf, waitUntilSettled } from '../health.js'
 
@@ -61,14 +62,10 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   if (await statusOf(url) !== 200) throw new Error(`${TRANSPORT} was not healthy before the fault`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
-  // The load runs for the fault's budget, and on until postMs after the fault is over when
-  // that is later: a busy box was seen to take longer than the budget to restart a worker.
-  const plannedMs = preMs + kind.budgetMs(holdMs) + postMs
-  const maxDurationS = Math.ceil((plannedMs + kind.budgetMs(holdMs)) / 1000)
-  const endLoad = new AbortController()
+  const span = faultLoadSpan({ preMs, budgetMs: kind.budgetMs(holdMs), postMs })
   const started = performance.now()
   const now = () => performance.now() - started
-  const load = runLoad({ url, connections, pipelining: 1, duration: maxDurationS, signal: endLoad.signal, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
+  const load = runLoad({ url, connections, pipelining: 1, duration: span.maxDurationS, signal: span.signal, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
   const observer = observeTransport({ baseUrl: runtime.url, transport: TRANSPORT, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000, now })
 
   // the drop-in's counters per target worker, read as the fault starts and as it ends:
@@ -88,8 +85,7 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   } catch (err) {
     injectError = /** @type {Error} */ (err).message
   }
-  await sleep(Math.max(postMs, plannedMs - now()))
-  endLoad.abort()
+  await span.endAfterFault(now())
   const loaded = await load
   const { observations, skipped } = await observer.stop()
   const loadEndedAt = now()
