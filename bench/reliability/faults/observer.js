@@ -18,26 +18,43 @@ import { expectedEntryBody, entryUrl } from '../../transports/expected.js'
  * @property {string} [detail]    what an error answer said
  */
 
-// Bounds the prober if the entry stops answering: each request in flight holds its own
-// connection, and one prober per transport at 200 could queue 1,400 connects on a stalled
-// entry, past Node's listen backlog (511); the kernel then drops SYNs and every client,
-// autocannon's too, sees "Connect Timeout Error" that says nothing about the transport
-// (seen once on a 2-core box with one core busy). 48 holds 2.4 s of answers at 20 Hz (a
-// hang's deadline is 1 s); past that, probes are counted as skipped.
+// Bounds the prober if the entry stops answering: one prober per transport at 200 could
+// queue 1,400 connects on a stalled entry, past Node's listen backlog (511). 48 holds 2.4 s
+// of answers at 20 Hz (a hang's deadline is 1 s); past that, probes are counted as skipped.
 const MAX_IN_FLIGHT = 48
 
 /**
- * @param {{ baseUrl: string, transport: string, service: string, rateHz: number, timeoutMs: number, now: () => number }} options
+ * Opens a prober on one transport: its MAX_IN_FLIGHT connections are opened now, before
+ * any load, and kept (the entry's keep-alive is 72 s). Under a saturating closed-loop load
+ * the entry accepts one new connection per event-loop iteration (libuv since 1.45,
+ * libuv/libuv#3696), measured here at 13–21 a second. A prober that opened its connections
+ * under the load queued them behind each other: the first case after start-up saw 480 in
+ * the entry's accept queue and probes of every transport, `direct` included, waiting
+ * 12–13 s, while autocannon's connections, opened first, answered within 1.4 s.
+ * `start(now)` then sends at a steady rate on the scenario's clock.
+ * @param {{ baseUrl: string, transport: string, service: string, rateHz: number, timeoutMs: number }} options
  */
-export function observeTransport ({ baseUrl, transport, service, rateHz, timeoutMs, now }) {
+export async function openObserver ({ baseUrl, transport, service, rateHz, timeoutMs }) {
   const url = entryUrl(baseUrl, transport, 64, 4)
   const expected = expectedEntryBody(transport, 64, 4)
   const agent = new Agent({ connections: MAX_IN_FLIGHT })
+  // as many requests at once as connections: the pool opens one each
+  try {
+    await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, async () => {
+      const { body } = await request(url, { dispatcher: agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+      await body.text()
+    }))
+  } catch (err) {
+    await agent.destroy()
+    throw new Error(`${transport}: the prober could not open its connections: ${/** @type {Error} */ (err).message}`)
+  }
   /** @type {Observation[]} */
   const observations = []
   /** @type {Set<Promise<void>>} */
   const inFlight = new Set()
   const state = { running: true, skipped: 0 }
+  /** @type {() => number} */
+  let now = () => 0
 
   async function probe () {
     const sentAt = now()
@@ -52,7 +69,9 @@ export function observeTransport ({ baseUrl, transport, service, rateHz, timeout
     }
   }
 
-  const pacing = (async () => {
+  /** @type {Promise<void> | null} */
+  let pacing = null
+  const pace = async () => {
     const interval = 1000 / rateHz
     let next = now()
     while (state.running) {
@@ -65,9 +84,17 @@ export function observeTransport ({ baseUrl, transport, service, rateHz, timeout
       next += interval
       await sleep(Math.max(0, next - now()))
     }
-  })()
+  }
 
   return {
+    /**
+     * Starts sending; answers are timed on `clock` (ms on the scenario's clock).
+     * @param {() => number} clock
+     */
+    start (clock) {
+      now = clock
+      pacing ??= pace()
+    },
     /** Stops sending, waits for the answers in flight; resolves with every observation in time order. */
     async stop () {
       state.running = false

@@ -10,7 +10,7 @@ import { runLoad } from '../../lib/load.js'
 import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
 import { availableTransports, transportNamed } from '../../../lib/topology.js'
 import { FAULT_KINDS } from '../faults/kinds.js'
-import { observeTransport } from '../faults/observer.js'
+import { openObserver } from '../faults/observer.js'
 import { faultLoadSpan } from '../faults/load-span.js'
 import { errorWindow } from '../faults/window.js'
 import { isAlive, restartCounts, transportStatuses, waitUntilSettled } from '../health.js'
@@ -55,11 +55,15 @@ export async function faultUnderLoad (runtime, control, options) {
   if (Object.values(before).some((status) => status !== 200)) throw new Error(`the runtime was not healthy before the fault: ${JSON.stringify(before)}`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
+  const TRANSPORTS = options.transports ?? availableTransports()
+  if (kind.outside && (!outside || !TRANSPORTS.includes(outside))) throw new Error(`${kindName} needs the outside transport it fails among the transports under load`)
+  // before the load: a prober's connections opened under it wait seconds to be accepted
+  const observers = await Promise.all(TRANSPORTS.map((transport) => openObserver({
+    baseUrl: runtime.url, transport, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000
+  })))
   const span = faultLoadSpan({ preMs, budgetMs: kind.budgetMs(holdMs), postMs })
   const started = performance.now()
   const now = () => performance.now() - started
-  const TRANSPORTS = options.transports ?? availableTransports()
-  if (kind.outside && (!outside || !TRANSPORTS.includes(outside))) throw new Error(`${kindName} needs the outside transport it fails among the transports under load`)
   // Which transports must see the fault: for a Watt worker's, every one that calls that worker
   // (not the outside transports: their targets are other processes); for a process crash only its own.
   const disrupted = (/** @type {string} */ transport) => kind.outside
@@ -74,9 +78,7 @@ export async function faultUnderLoad (runtime, control, options) {
     expectBody: expectedEntryBody(transport, 64, 4), // 502/504 bodies count too: see wrong2xx below
     onTick: i === 0 ? onTick : undefined
   }))
-  const observers = TRANSPORTS.map((transport) => observeTransport({
-    baseUrl: runtime.url, transport, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000, now
-  }))
+  for (const observer of observers) observer.start(now)
 
   /** @type {{ injectedAt: number, backAt: number } | null} */
   let fault = null

@@ -11,7 +11,7 @@ import { runLoad } from '../../lib/load.js'
 import { scrapeMetrics } from '../../lib/metrics.js'
 import { entryUrl, expectedEntryBody } from '../../transports/expected.js'
 import { WORKER_FAULTS } from '../faults/one-worker.js'
-import { observeTransport } from '../faults/observer.js'
+import { openObserver } from '../faults/observer.js'
 import { faultLoadSpan } from '../faults/load-span.js'
 import { errorWindow } from '../faults/window.js'
 import { isAlive, restartCounts, statusOf, waitUntilSettled } from '../health.js'
@@ -62,11 +62,13 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   if (await statusOf(url) !== 200) throw new Error(`${TRANSPORT} was not healthy before the fault`)
   const restartsBefore = await restartCounts(runtime.metricsUrl)
 
+  // before the load (observer.js: why)
+  const observer = await openObserver({ baseUrl: runtime.url, transport: TRANSPORT, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000 })
   const span = faultLoadSpan({ preMs, budgetMs: kind.budgetMs(holdMs), postMs })
   const started = performance.now()
   const now = () => performance.now() - started
   const load = runLoad({ url, connections, pipelining: 1, duration: span.maxDurationS, signal: span.signal, expectBody: expectedEntryBody(TRANSPORT, 64, 4), onTick })
-  const observer = observeTransport({ baseUrl: runtime.url, transport: TRANSPORT, service, rateHz: probeRateHz, timeoutMs: runtime.callTimeoutMs + 10_000, now })
+  observer.start(now)
 
   // the drop-in's counters per target worker, read as the fault starts and as it ends:
   // the calls the workers other than the faulted one took meanwhile
