@@ -10,7 +10,17 @@
 // sends to that application go one at a time. Messaging picks workers round robin,
 // so N sends in a row reach N workers; after that, sends run concurrently as before.
 // A change in the application's workers (start, stop, crash, restart) re-arms it.
+//
+// A send waits for the one before it for at most `maxWaitMs`: Watt's send can hang
+// for up to 90 s (60 s for a channel, 30 s for the answer) when it meets a worker
+// that is being replaced. Seen after a crash of node3 under load: every later first
+// contact queued behind one such send, and port, shm and http-port to node3 answered
+// 504 for minutes while rpc, Watt's own send, was back within 1.2 s.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { BroadcastChannel, workerData } from 'node:worker_threads'
+
+/** How long a first contact waits for the one before it (a handshake takes milliseconds). */
+export const FIRST_CONTACT_WAIT_MS = 2000
 
 /** @typedef {import('./handshake.js').Messaging} Messaging */
 
@@ -29,12 +39,13 @@ const guarded = new WeakMap()
  * Wraps `messaging` so that first contacts with an application never race.
  * Idempotent per messaging object.
  * @param {Messaging} messaging
- * @param {{ workersOf?: (application: string) => number, watchWorkers?: boolean }} [options]
+ * @param {{ workersOf?: (application: string) => number, watchWorkers?: boolean, maxWaitMs?: number }} [options]
  *   workersOf: the worker count before any worker list has been seen (default: the
- *   runtime's config); watchWorkers: follow Watt's worker broadcasts (default true)
+ *   runtime's config); watchWorkers: follow Watt's worker broadcasts (default true);
+ *   maxWaitMs: how long a send waits for the one before it (default FIRST_CONTACT_WAIT_MS)
  * @returns {Messaging}
  */
-export function serializeFirstContact (messaging, { workersOf = configuredWorkers, watchWorkers = true } = {}) {
+export function serializeFirstContact (messaging, { workersOf = configuredWorkers, watchWorkers = true, maxWaitMs = FIRST_CONTACT_WAIT_MS } = {}) {
   const existing = guarded.get(messaging)
   if (existing) return existing
   /** @type {Map<string, Gate>} */
@@ -74,7 +85,9 @@ export function serializeFirstContact (messaging, { workersOf = configuredWorker
     send (application, name, data, options) {
       const gate = gateOf(application)
       if (gate.answered >= gate.workers) return messaging.send(application, name, data, options)
-      const turn = gate.queue.then(() => messaging.send(application, name, data, options))
+      const waited = new AbortController()
+      const turn = Promise.race([gate.queue, sleep(maxWaitMs, undefined, { signal: waited.signal }).catch(() => {})])
+        .then(() => { waited.abort(); return messaging.send(application, name, data, options) })
       // The next send waits for this one to settle, either way; a failure (no such
       // application, no worker) counts as no contact.
       gate.queue = turn.then(() => { gate.answered++ }, () => {})

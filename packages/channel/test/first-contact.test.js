@@ -54,6 +54,21 @@ t.test('a failed send is no contact, and does not block the next one', async (t)
   t.equal(raw.peak.get('fastify2'), 1, "'a' waited for 'boom', 'b' for 'a'")
 })
 
+t.test('a send that hangs holds the next one back for maxWaitMs, not for as long as it hangs', async (t) => {
+  const raw = recordingMessaging()
+  const hanging = { ...raw, send: (application, name, data) => data === 'hang' ? new Promise(() => {}) : raw.send(application, name, data) }
+  const messaging = serializeFirstContact(hanging, { workersOf: () => 1, watchWorkers: false, maxWaitMs: 100 })
+  messaging.send('node3', 'hello', 'hang')
+  const started = performance.now()
+  const answer = await messaging.send('node3', 'hello', 'a')
+  const waited = performance.now() - started
+  t.equal(answer.data, 'a')
+  t.ok(waited >= 90 && waited < 2000, `answered after ${Math.round(waited)} ms: it waited for the hung send, then went`)
+  const [b, c] = await Promise.all(['b', 'c'].map((d) => messaging.send('node3', 'hello', d)))
+  t.same([b.data, c.data], ['b', 'c'], "'a' answered: the only worker is contacted, and sends overlap again")
+  t.equal(raw.peak.get('node3'), 2)
+})
+
 t.test('a change in the workers re-arms it', async (t) => {
   const raw = recordingMessaging()
   const messaging = serializeFirstContact(raw, { workersOf: () => 1 })
