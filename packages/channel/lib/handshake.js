@@ -13,6 +13,16 @@ import { closeLostChannelsAtExit } from './lost-channels.js'
 export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
 
 /**
+ * How long a handshake may wait for its answer. Watt's send can hang for up to 90 s
+ * when it meets a worker being replaced, and a client opens one channel at a time:
+ * after a crash of node3 under load, every call queued behind one such handshake and
+ * the lab's three channel transports to node3 answered 504 for minutes (rpc, whose
+ * sends are each their own, was back in 1.2 s). A handshake takes milliseconds;
+ * one that gave up fails its calls with 'unreachable' and the next call opens anew.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 3000
+
+/**
  * The part of Watt's `globalThis.platformatic.messaging` this library uses.
  * Tests (and non-Watt hosts) can pass any object with the same shape.
  * @typedef {object} Messaging
@@ -80,21 +90,29 @@ export async function openPort (application, kind, options = {}) {
  * openPort, with the callee's whole answer (what its onPort returned, and `accepted`).
  * @param {string} application
  * @param {string} kind
- * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
+ * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[], timeoutMs?: number }} [options]
+ *   timeoutMs: how long to wait for the answer (default HANDSHAKE_TIMEOUT_MS)
  * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, unknown> }>}
  */
-export async function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [] } = {}) {
+export async function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [], timeoutMs = HANDSHAKE_TIMEOUT_MS } = {}) {
   const { port1, port2 } = new MessageChannel()
   /** @type {Record<string, unknown> | undefined} */
   let answer
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer
   try {
-    answer = /** @type {Record<string, unknown> | undefined} */ (
-      await messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
-    )
+    const sent = messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
+    sent.catch(() => {}) // an answer after the timeout finds port1 closed, and so does the callee
+    const timedOut = new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+    })
+    answer = /** @type {Record<string, unknown> | undefined} */ (await Promise.race([sent, timedOut]))
     if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
   } catch (err) {
     port1.close()
     throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
+  } finally {
+    clearTimeout(timer)
   }
   return { port: port1, answer }
 }

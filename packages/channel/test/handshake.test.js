@@ -37,6 +37,21 @@ t.test('a failed handshake rejects with a ChannelError naming the application', 
   t.match(err.message, /type4: could not open a port channel/)
 })
 
+t.test('a handshake that gets no answer gives up after timeoutMs, names the application and closes its end', async (t) => {
+  let sentPort
+  const messaging = { handle () {}, send: (_app, _name, data) => { sentPort = data.port; return new Promise(() => {}) } }
+  const started = performance.now()
+  const err = await openPort('node3', 'shm', { messaging, timeoutMs: 100 }).catch((e) => e)
+  const waited = performance.now() - started
+  t.ok(err instanceof ChannelError, String(err))
+  t.equal(err.code, 'unreachable')
+  t.match(err.message, /node3: could not open a shm channel: no answer within 100 ms/)
+  t.ok(waited >= 90 && waited < 2000, `gave up after ${Math.round(waited)} ms`)
+  sentPort.on('message', () => {}) // listened to, the port holds the event loop until its 'close'
+  await new Promise((resolve) => { sentPort.once('close', resolve) })
+  t.pass('the end it sent is closed too: a late answer finds nobody')
+})
+
 t.test('a handshake without a port is refused', async (t) => {
   const messaging = fakeMessaging()
   acceptPorts('port', () => t.fail('no port, no callback'), { messaging })
