@@ -1,7 +1,7 @@
 // Starts test/mesh-port/fixture (a front caller and one target per app kind) on
 // free loopback ports, with Watt's mesh (watt.json) or the drop-in
 // (watt.mesh-port.json), and stops it when the test ends.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { freePorts } from '../../bench/lib/ports.js'
@@ -15,13 +15,17 @@ let derived = 0
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in'} mode
- * @param {{ apps?: string[] }} [options]  only these apps beside the front (each app
- *   is a worker to start: the whole fixture costs a loaded box some 20 s)
+ * @param {{ apps?: string[], watch?: boolean }} [options]  `apps`: only these apps beside
+ *   the front (each app is a worker to start: the whole fixture costs a loaded box some
+ *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
+ *   the test may edit (`appDir`)
  */
-export async function startFixture (t, mode, { apps } = {}) {
+export async function startFixture (t, mode, { apps, watch = false } = {}) {
   const [port, metrics, plain] = await freePorts(3)
   let configFile = join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json')
-  if (apps) configFile = withOnly(configFile, ['front', ...apps])
+  const keep = apps ? ['front', ...apps] : readdirSync(join(FIXTURE, 'web'))
+  const copy = watch ? copyFixture(keep) : undefined
+  if (apps || copy) configFile = withOnly(configFile, keep, copy)
   const runtime = await startRuntime({
     env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
     reuse: false,
@@ -32,7 +36,8 @@ export async function startFixture (t, mode, { apps } = {}) {
     // A failed test shows what the drop-in decided and why.
     if (!t.passing()) t.comment(runtime.output().split('\n').filter((line) => line.includes('mesh-port')).join('\n'))
     await runtime.stop()
-    if (apps) rmSync(configFile, { force: true })
+    if (apps || copy) rmSync(configFile, { force: true })
+    if (copy) rmSync(copy, { recursive: true, force: true })
   })
 
   /**
@@ -69,23 +74,41 @@ export async function startFixture (t, mode, { apps } = {}) {
     return out
   }
 
-  return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted }
+  /** The folder an app runs from (with `watch`, a copy that the test may edit). @param {string} app */
+  const appDir = (app) => join(copy ?? FIXTURE, 'web', app)
+
+  return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted, appDir }
 }
 
 /**
- * The fixture's config with every other app excluded from its autoload.
+ * The fixture's config with every app but `keep` excluded from its autoload; from the
+ * copy `root` instead, with Watt's file watching on.
  * @param {string} file
  * @param {string[]} keep
+ * @param {string} [root]
  */
-function withOnly (file, keep) {
+function withOnly (file, keep, root) {
   const config = JSON.parse(readFileSync(file, 'utf8'))
-  const web = join(FIXTURE, 'web')
-  const all = readdirSync(web)
+  const web = join(root ?? FIXTURE, 'web')
+  const all = readdirSync(join(FIXTURE, 'web'))
   const unknown = keep.filter((app) => !all.includes(app))
   if (unknown.length > 0) throw new Error(`no fixture app ${unknown.join(', ')}`)
-  config.autoload = { ...config.autoload, path: web, exclude: all.filter((app) => !keep.includes(app)) }
+  config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)) }
+  if (root) config.watch = true
   mkdirSync(DERIVED, { recursive: true })
   const out = join(DERIVED, `${process.pid}-${++derived}.json`)
   writeFileSync(out, JSON.stringify(config, null, 2))
   return out
+}
+
+/**
+ * A copy of the fixture's shared code and of these apps, under the project (so their
+ * imports resolve from its node_modules).
+ * @param {string[]} apps
+ */
+function copyFixture (apps) {
+  const root = join(DERIVED, `${process.pid}-${++derived}`)
+  cpSync(join(FIXTURE, 'lib'), join(root, 'lib'), { recursive: true })
+  for (const app of apps) cpSync(join(FIXTURE, 'web', app), join(root, 'web', app), { recursive: true })
+  return root
 }

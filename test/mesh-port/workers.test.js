@@ -1,7 +1,10 @@
 // An application with two workers behind the drop-in: a hung worker gets no new
 // requests, a crash fails only that worker's in-flight requests (at once, naming
 // the application) while the other keeps answering, and the links follow the
-// replacement workers, also after a restart through Watt's management API.
+// replacement workers, also after a restart through Watt's management API and
+// after a hot reload (Watt's `watch`).
+import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { test } from 'tap'
 import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { startFixture } from '../helpers/mesh-fixture.js'
@@ -147,4 +150,41 @@ test('a restart through the management API moves the links to the new workers', 
   t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
   t.equal(seen.size, 2, 'both new workers answer')
   t.notOk([...seen.values()].some((thread) => before.has(thread)), 'none from the old threads')
+})
+
+test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap fails as the mesh fails', async (t) => {
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'], watch: true })
+  await fixture.call('http://two.plt.local', '/whoami')
+  const start = (await fixture.stats()).two
+  const before = new Set(start.workers.map((w) => w.thread))
+  t.equal(before.size, 2)
+  let calls = 0
+  /** @type {string[]} */
+  const failures = []
+  const stop = { now: false }
+  const loop = async () => {
+    while (!stop.now) {
+      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })
+      calls++
+      if (answer.status !== 200) failures.push(answer.text)
+    }
+  }
+  const load = Promise.all(Array.from({ length: 8 }, loop))
+  // An edit to the app's code: Watt stops all of its workers, then starts new ones.
+  appendFileSync(join(fixture.appDir('two'), 'index.js'), '\n// edited by the hot-reload test\n')
+  const seen = await untilBothReplaced(fixture, before)
+  stop.now = true
+  await load
+  const end = (await fixture.stats()).two
+  t.equal(end.path, 'http-port', 'the app is reached over http-port again')
+  t.notOk(end.workers.some((w) => before.has(w.thread)), 'no link left to an old worker')
+  t.same(new Set(end.workers.map((w) => w.thread)), new Set(seen.values()), 'one link to each new worker')
+  t.ok(end.workers.every((w) => w.calls > 0), 'both new workers got calls over http-port')
+  // While no worker of two runs, the drop-in hands calls to the mesh, which fails them
+  // at once, as it does without the drop-in; no call hung or failed otherwise.
+  const other = failures.filter((text) => !/^\{"error":\{"name":"Error","message":"No target found for two\.plt\.local in thread \d+\."\}\}$/.test(text))
+  t.same(other, [], `of ${calls} calls, ${failures.length} failed, each with the mesh's "No target found"`)
+  t.ok(end.meshCalls - start.meshCalls >= failures.length, `each failure went over the mesh (${end.meshCalls - start.meshCalls} mesh calls)`)
+  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
+  t.ok(after.every((a) => a.status === 200), 'every call after the reload answers')
 })
