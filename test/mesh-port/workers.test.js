@@ -55,6 +55,34 @@ async function untilBothReplaced (fixture, old) {
   throw new Error(`the two workers were not both replaced within 30 s (seen ${JSON.stringify([...seen])})`)
 }
 
+/**
+ * Eight callers at once until stop(), so requests are in flight to each old worker as it
+ * stops. The generous per-call deadline is for slow machines: a lost request waits it
+ * out and fails.
+ * @param {Awaited<ReturnType<typeof startFixture>>} fixture
+ */
+function underLoad (fixture) {
+  let calls = 0
+  /** @type {string[]} bodies of the calls that did not answer 200 */
+  const failures = []
+  const state = { stopped: false }
+  const loop = async () => {
+    while (!state.stopped) {
+      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })
+      calls++
+      if (answer.status !== 200) failures.push(answer.text)
+    }
+  }
+  const load = Promise.all(Array.from({ length: 8 }, loop))
+  return {
+    async stop () {
+      state.stopped = true
+      await load
+      return { calls, failures }
+    }
+  }
+}
+
 test('a hung worker gets no new requests; the other answers them', async (t) => {
   const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
@@ -121,31 +149,14 @@ test('a restart through the management API moves the links to the new workers', 
   t.equal(before.size, 2)
   const control = createWattControl(/** @type {number} */ (fixture.pid))
   t.teardown(() => control.close())
-  let calls = 0
-  let failures = 0
-  let firstFailure = ''
-  const stop = { now: false }
-  // Eight callers at once, so requests are in flight to each old worker as it stops. The
-  // generous per-call deadline is for slow machines: a lost request waits it out and fails.
-  const loop = async () => {
-    while (!stop.now) {
-      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })
-      calls++
-      if (answer.status !== 200) {
-        failures++
-        firstFailure ||= answer.text
-      }
-    }
-  }
-  const load = Promise.all(Array.from({ length: 8 }, loop))
+  const load = underLoad(fixture)
   await control.restartApplication('two')
   const seen = await untilBothReplaced(fixture, before)
-  stop.now = true
-  await load
+  const { calls, failures } = await load.stop()
   // Requests in flight to a stopping worker finish there: the GOAWAY takes it out of the
   // rotation, its pool closes after them, and its server keeps their connections open
   // until the caller ends them (before, a few in a restart waited out their timeout).
-  t.equal(failures, 0, `none of ${calls} calls failed during the restart ${firstFailure}`)
+  t.equal(failures.length, 0, `none of ${calls} calls failed during the restart ${failures[0] ?? ''}`)
   const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
   t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
   t.equal(seen.size, 2, 'both new workers answer')
@@ -158,23 +169,11 @@ test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap f
   const start = (await fixture.stats()).two
   const before = new Set(start.workers.map((w) => w.thread))
   t.equal(before.size, 2)
-  let calls = 0
-  /** @type {string[]} */
-  const failures = []
-  const stop = { now: false }
-  const loop = async () => {
-    while (!stop.now) {
-      const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })
-      calls++
-      if (answer.status !== 200) failures.push(answer.text)
-    }
-  }
-  const load = Promise.all(Array.from({ length: 8 }, loop))
+  const load = underLoad(fixture)
   // An edit to the app's code: Watt stops all of its workers, then starts new ones.
   appendFileSync(join(fixture.appDir('two'), 'index.js'), '\n// edited by the hot-reload test\n')
   const seen = await untilBothReplaced(fixture, before)
-  stop.now = true
-  await load
+  const { calls, failures } = await load.stop()
   const end = (await fixture.stats()).two
   t.equal(end.path, 'http-port', 'the app is reached over http-port again')
   t.notOk(end.workers.some((w) => before.has(w.thread)), 'no link left to an old worker')
