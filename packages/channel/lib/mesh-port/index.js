@@ -94,7 +94,7 @@ export default function createMeshPortInterceptor (options = {}) {
  */
 function sendOver (link, opts, handler) {
   link.calls++
-  link.tally.inc()
+  link.tally.count++
   return link.pool.dispatch(opts, poolHandler(handler))
 }
 

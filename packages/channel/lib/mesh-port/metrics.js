@@ -3,37 +3,71 @@
 // gathers every worker's, labelled with applicationId and workerId), so a user
 // sees which path requests took: watt_lab_mesh_port_requests_total{target, path, targetWorker}.
 // Made on first use: the registry exists only once the application has started.
+//
+// A request only bumps a plain number; the counter takes the new counts when it is
+// read (its collect). Incremented through prom-client per request, the counter cost
+// the caller thread about 0.4 µs per call (label hashing and validation; profiled).
 
 export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
 
-/** @typedef {{ inc: () => void }} Tally */
-const NONE = { inc () {} }
-
-/** @type {any} */
-let counter
+/** @typedef {{ count: number }} Tally */
 
 /**
- * A counter child for requests to `target` over `path`, or a no-op outside Watt.
+ * @typedef {object} TallyEntry
+ * @property {number} count
+ * @property {number} reported  the part of count the counter has taken
+ * @property {{ target: string, path: string, targetWorker: string }} labels
+ */
+
+/**
+ * Per thread, and shared by every copy of this module loaded in it: the counter
+ * in the registry reads whichever copy made it.
+ * @type {Map<string, TallyEntry>}
+ */
+const entries = /** @type {any} */ (globalThis)[Symbol.for('watt-lab.mesh-port.tallies')] ??= new Map()
+
+let registered = false
+
+/**
+ * The tally for requests to `target` over `path` (one per label set, so a restarted
+ * worker's link goes on counting where the old one stopped).
  * @param {string} target
  * @param {'http-port' | 'mesh'} path
  * @param {number | null} worker  the target worker's index (null over the mesh, which picks it)
  * @returns {Tally}
  */
 export function tally (target, path, worker) {
-  counter ??= makeCounter()
-  if (!counter) return NONE
-  return counter.labels({ target, path, targetWorker: worker === null ? '' : String(worker) })
+  if (!registered) registered = register()
+  const labels = { target, path, targetWorker: worker === null ? '' : String(worker) }
+  const key = `${target}\n${path}\n${labels.targetWorker}`
+  let entry = entries.get(key)
+  if (!entry) {
+    entry = { count: 0, reported: 0, labels }
+    entries.set(key, entry)
+  }
+  return entry
 }
 
-function makeCounter () {
+/** Registers the counter once the worker's registry exists; false outside Watt (tried again later). */
+function register () {
   const prometheus = /** @type {any} */ (globalThis).platformatic?.prometheus
-  if (!prometheus?.client || !prometheus?.registry) return null
-  const existing = prometheus.registry.getSingleMetric(REQUESTS_METRIC)
-  if (existing) return existing
-  return new prometheus.client.Counter({
+  if (!prometheus?.client || !prometheus?.registry) return false
+  if (prometheus.registry.getSingleMetric(REQUESTS_METRIC)) return true
+  // eslint-disable-next-line no-new
+  new prometheus.client.Counter({
     name: REQUESTS_METRIC,
     help: 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback)',
     labelNames: ['target', 'path', 'targetWorker'],
-    registers: [prometheus.registry]
+    registers: [prometheus.registry],
+    /** @this {any} */
+    collect () {
+      for (const entry of entries.values()) {
+        const delta = entry.count - entry.reported
+        if (delta === 0) continue
+        this.inc(entry.labels, delta)
+        entry.reported = entry.count
+      }
+    }
   })
+  return true
 }

@@ -79,7 +79,7 @@ export class ApplicationRoute {
   /** A request goes over the mesh. */
   countMesh () {
     this.meshCalls++
-    ;(this.meshTally ??= tally(this.application, 'mesh', null)).inc()
+    ;(this.meshTally ??= tally(this.application, 'mesh', null)).count++
   }
 
   /**
