@@ -336,8 +336,8 @@ export class PortSocket extends Duplex {
 
   setNoDelay () { return this }
   setKeepAlive () { return this }
-  ref () { this.referenced = true; this.session.updateRef(); return this }
-  unref () { this.referenced = false; this.session.updateRef(); return this }
+  ref () { this.session.setReferenced(this.id, this, true); return this }
+  unref () { this.session.setReferenced(this.id, this, false); return this }
   address () { return { address: this.localAddress, family: 'IPv4', port: 0 } }
 }
 

@@ -100,6 +100,8 @@ export class PortSession {
     /** Callee side: GOAWAY sent, the worker is stopping (port-socket.js keeps connections for late requests). */
     this.draining = false
     this.referenced = true
+    /** connections that want the thread kept alive */
+    this.refs = 0
     this.flush = this.flush.bind(this)
     port.on('message', (message) => this.onMessage(message))
     port.on('close', () => this.lost(new ChannelError(application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)')))
@@ -111,10 +113,12 @@ export class PortSession {
    * @param {SessionSocket} socket
    */
   add (id, socket) {
-    if (!this.sockets.has(id)) {
+    const old = this.sockets.get(id)
+    if (!old) {
       liveConnections++
       this.spareLimit += framesIn(socket.window)
-    }
+    } else if (old.referenced) this.refs--
+    if (socket.referenced) this.refs++
     this.sockets.set(id, socket)
     this.updateRef()
   }
@@ -126,6 +130,7 @@ export class PortSession {
       this.sockets.delete(id)
       liveConnections--
       this.spareLimit -= framesIn(socket.window)
+      if (socket.referenced) this.refs--
     }
     // what the open connections cannot use is left to the GC; an idle session
     // (undici closes idle connections) pins no frame buffers
@@ -133,10 +138,26 @@ export class PortSession {
     this.updateRef()
   }
 
+  /**
+   * Connection `id` now wants the thread kept alive, or no longer does. Counted, not
+   * looked up: undici refs a connection for each request and unrefs it when idle, and
+   * a scan of the open connections at each of those grew with them (16 per service
+   * after a `seed` load). The throughput change was within the bench's noise.
+   * @param {number} id
+   * @param {SessionSocket} socket
+   * @param {boolean} referenced
+   */
+  setReferenced (id, socket, referenced) {
+    if (socket.referenced === referenced) return
+    socket.referenced = referenced
+    if (this.sockets.get(id) !== socket) return
+    this.refs += referenced ? 1 : -1
+    this.updateRef()
+  }
+
   /** The port keeps the thread alive only while a connection wants it (undici unrefs idle sockets). */
   updateRef () {
-    let wanted = false
-    for (const socket of this.sockets.values()) if (socket.referenced) { wanted = true; break }
+    const wanted = this.refs > 0
     if (wanted === this.referenced || this.closed) return
     this.referenced = wanted
     if (wanted) this.port.ref()
@@ -227,6 +248,7 @@ export class PortSession {
     for (const socket of [...this.sockets.values()]) socket.onSessionLost(err)
     liveConnections -= this.sockets.size
     this.sockets.clear()
+    this.refs = 0
     this.spareLimit = 0
     this.spare.length = 0
   }
