@@ -28,6 +28,7 @@ import { hasWrk, WRK_MISSING } from './wrk.js'
  * @property {Case[]} cases
  * @property {number} rounds
  * @property {number} secondsPerCase         for the progress estimate
+ * @property {(kase: Case) => string} [phaseOf]  cases of one phase run all their rounds before the next phase (runner.js)
  * @property {string} [baseline]             target the per-round ratios are taken against
  * @property {Record<string, any>} [config]  recorded beside the flags
  * @property {string[]} [extraPackages]      versions to record
@@ -164,6 +165,7 @@ async function runAndRecord (suite, { flags, plan, context, out, report, wrk, qu
     cases: plan.cases,
     rounds: plan.rounds,
     secondsPerCase: plan.secondsPerCase,
+    phaseOf: plan.phaseOf,
     failFast: flags.failFast,
     describe: suite.describe ?? describeRun,
     measure: (kase, { round, progress }) => suite.measure(kase, { round, progress, flags, context, wrk: wrk.use }),

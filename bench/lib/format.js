@@ -115,6 +115,26 @@ export function everyRunSection (runs, { targetHeader = 'target', profile = fals
   }
 }
 
+/**
+ * How the rounds were ordered, read from the runs themselves: "interleaved
+ * round(s)", and with several profiles whether each ran all its rounds before
+ * the next (the transport bench's phases, lightest first) or they alternated.
+ * @param {{ profile: string }[]} runs
+ * @param {number} rounds
+ */
+export function roundsOrder (runs, rounds) {
+  const profiles = [...new Set(runs.map((run) => run.profile))]
+  const base = `${rounds} interleaved round(s)`
+  if (profiles.length < 2) return base
+  const contiguous = profiles.every((p) => {
+    const at = runs.flatMap((run, i) => run.profile === p ? [i] : [])
+    return at[at.length - 1] - at[0] === at.length - 1
+  })
+  return contiguous
+    ? `${base}, each profile's before the next (${profiles.map((p) => `\`${p}\``).join(', then ')})`
+    : `${base}, profiles alternating`
+}
+
 /** One line per finished run: req/s and latency, or FAILED and why. @param {import('./types.js').Run} run */
 export function describeRun (run) {
   const head = `${run.profile} · ${run.target} · round ${run.round}`

@@ -16,13 +16,24 @@ import { createProgress } from './progress.js'
 
 /**
  * The interleaved plan: every case once per round, rounds one after another.
+ * With phaseOf, the cases of one phase run all their rounds before the next
+ * phase's first (phases in the order their first case comes).
  * @param {Case[]} cases
  * @param {number} rounds
+ * @param {(kase: Case) => string} [phaseOf]
  */
-export function planRuns (cases, rounds) {
+export function planRuns (cases, rounds, phaseOf = () => '') {
+  /** @type {Map<string, Case[]>} */
+  const phases = new Map()
+  for (const kase of cases) {
+    const phase = phaseOf(kase)
+    phases.set(phase, [...(phases.get(phase) ?? []), kase])
+  }
   /** @type {{ kase: Case, round: number }[]} */
   const plan = []
-  for (let round = 1; round <= rounds; round++) for (const kase of cases) plan.push({ kase, round })
+  for (const phase of phases.values()) {
+    for (let round = 1; round <= rounds; round++) for (const kase of phase) plan.push({ kase, round })
+  }
   return plan
 }
 
@@ -62,6 +73,7 @@ export function runFrom (kase, round, startedAt, { load, failures = [], ...extra
  * @param {Case[]} options.cases
  * @param {number} options.rounds
  * @param {number} options.secondsPerCase   for the progress estimate
+ * @param {(kase: Case) => string} [options.phaseOf]  see planRuns
  * @param {(kase: Case, context: { round: number, progress: Progress }) => Promise<Measurement>} options.measure
  * @param {(run: Run) => void} options.onRun              after each run (e.g. save the partial result)
  * @param {(run: Run) => string} options.describe         one line per finished run
@@ -69,8 +81,8 @@ export function runFrom (kase, round, startedAt, { load, failures = [], ...extra
  * @param {boolean} [options.failFast]
  * @returns {Promise<{ planned: number, stoppedEarly: boolean, interrupted: boolean }>}
  */
-export async function runPlan ({ cases, rounds, secondsPerCase, measure, onRun, describe, onInterrupt, failFast = false }) {
-  const plan = planRuns(cases, rounds)
+export async function runPlan ({ cases, rounds, secondsPerCase, phaseOf, measure, onRun, describe, onInterrupt, failFast = false }) {
+  const plan = planRuns(cases, rounds, phaseOf)
   const progress = createProgress({ steps: plan.length, secondsPerStep: secondsPerCase })
   onInterrupted(() => {
     progress.stop()

@@ -1,11 +1,11 @@
 // @ts-check
 // The transport comparison: fan-out over every transport registered in
 // lib/topology.js under the same load, every response verified, rounds
-// interleaved, resources per call.
+// interleaved within each profile, resources per call.
 //   npm run bench:<transport>   one transport, the seed profile
 //   npm run bench               the default transports, seed + latency, 3 rounds, report
 import { runSuiteCommand } from '../lib/driver.js'
-import { casesFrom, FLAGS } from './plan.js'
+import { byProfile, casesFrom, FLAGS } from './plan.js'
 import { transportReport } from './report.js'
 import { transportSuite } from './suite.js'
 import { crossCheckWithWrk } from './wrk-check.js'
@@ -16,6 +16,7 @@ runSuiteCommand(transportSuite({
   description: 'Fan-out throughput and latency per transport, every response verified.',
   flags: FLAGS,
   cases: casesFrom,
+  phaseOf: byProfile,
   report: transportReport,
   crossCheck: (result, { flags, plan, context }) => crossCheckWithWrk(plan.cases, flags, (transport) => (context.needs.runtimeFor(transport) ?? context.runtimeHandle).url)
 }))

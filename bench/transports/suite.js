@@ -115,10 +115,11 @@ function baselineOf (transports) {
  * @param {{ name: string, command: string, description: string, flags: Record<string, import('../lib/cli.js').FlagSpec>,
  *   cases: (flags: Record<string, any>) => import('../lib/types.js').Case[],
  *   report: (result: any) => import('../lib/report.js').Report,
- *   crossCheck?: import('../lib/driver.js').Suite['crossCheck'] }} spec
+ *   crossCheck?: import('../lib/driver.js').Suite['crossCheck'],
+ *   phaseOf?: import('../lib/driver.js').Plan['phaseOf'] }} spec
  * @returns {import('../lib/driver.js').Suite}
  */
-export function transportSuite ({ name, command, description, flags, cases, report, crossCheck }) {
+export function transportSuite ({ name, command, description, flags, cases, report, crossCheck, phaseOf }) {
   return {
     name,
     command,
@@ -129,7 +130,8 @@ export function transportSuite ({ name, command, description, flags, cases, repo
       cases: cases(flags),
       rounds: flags.rounds,
       secondsPerCase: flags.duration + flags.warmup + 1,
-      baseline: baselineOf(flags.transports)
+      baseline: baselineOf(flags.transports),
+      ...(phaseOf ? { phaseOf } : {})
     }),
     setup: (flags) => openRuntime(flags),
     // Transports whose targets could not be made here are left out, and recorded as skipped.

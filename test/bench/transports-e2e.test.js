@@ -89,3 +89,13 @@ t.test('a run with non-2xx responses is FAILED, exits non-zero, and keeps no num
   t.equal(result.summary.latency.ipc.failed, true)
   t.notOk('requestsPerSec' in result.summary.latency.ipc)
 })
+
+t.test('each profile runs all its rounds before the next, lightest first, whatever the flag order', async (t) => {
+  const dir = t.testdir()
+  const out = join(dir, 'o.json')
+  const { code, stdout, stderr } = await bench(['--duration', '1', '--warmup', '0', '--profiles', 'seed,latency', '--rounds', '2', '--transports', 'tcp', '--out', out, '--wrk', 'off'])
+  t.equal(code, 0, `${stdout}\n${stderr}`)
+  const result = JSON.parse(readFileSync(out, 'utf8'))
+  t.same(result.runs.map((r) => `${r.profile}/${r.round}`), ['latency/1', 'latency/2', 'seed/1', 'seed/2'])
+  t.ok(result.runs.every((r) => r.ok), 'all verified')
+})
