@@ -135,6 +135,15 @@ export function roundsOrder (runs, rounds) {
     : `${base}, profiles alternating`
 }
 
+/**
+ * "3 s warm-up", and the longer one before a case's first round when there was one
+ * (the transport suites' --first-warmup).
+ * @param {{ warmup: number, firstWarmup?: number }} config
+ */
+export function warmupPhrase ({ warmup, firstWarmup }) {
+  return `${warmup} s warm-up${warmup > 0 && firstWarmup != null && firstWarmup > warmup ? ` (${firstWarmup} s before a case's first round)` : ''}`
+}
+
 /** One line per finished run: req/s and latency, or FAILED and why. @param {import('./types.js').Run} run */
 export function describeRun (run) {
   const head = `${run.profile} · ${run.target} · round ${run.round}`

@@ -1,6 +1,6 @@
 // @ts-check
 // Turns a transports result into report sections: tables, charts, runs.
-import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num, roundsOrder } from '../lib/format.js'
+import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num, roundsOrder, warmupPhrase } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
 
 import { APPLICATIONS as APPS, BASELINE_TRANSPORT } from '../../lib/topology.js'
@@ -53,7 +53,7 @@ export function transportReport (result) {
     const chartTargets = targets.filter((t) => !summary[profile][t].failed)
     sections.push({
       title: `Profile ${profile}: ${first.connections} connections, pipelining ${first.pipelining}, fan-out ${first.fanout}, ${first.size} B payload`,
-      text: `Medians across ${roundsOrder(result.runs, config.rounds)} of ${config.duration} s (after ${config.warmup} s warm-up)${result.runtime?.nodeFlags?.length ? `, every process the bench started run with ${result.runtime.nodeFlags.join(' ')}` : ''}.${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core. "Entry waited for a core" is the share of the measured time the entry's thread was ready to run but not running (the kernel's run-queue delay, /proc schedstat): with more busy threads than cores, the entry, through which every request passes, stands in line.`,
+      text: `Medians across ${roundsOrder(result.runs, config.rounds)} of ${config.duration} s (after ${warmupPhrase(config)})${result.runtime?.nodeFlags?.length ? `, every process the bench started run with ${result.runtime.nodeFlags.join(' ')}` : ''}.${withTcp ? ` Ratios are taken per round against ${BASELINE_TRANSPORT} measured in the same round.` : ''} CPU µs per call = runtime CPU (thread_cpu_seconds_total, all five apps) ÷ (2xx responses × fan-out); "entry" is tsfastify's share, "services" the four services' (for tcp-process and tcp-remote their processes' own CPU from /proc, added to the total; a delay relay's is not). Load generator CPU is % of one core. "Entry waited for a core" is the share of the measured time the entry's thread was ready to run but not running (the kernel's run-queue delay, /proc schedstat): with more busy threads than cores, the entry, through which every request passes, stands in line.`,
       table: {
         headers: ['transport', 'req/s', 'min – max', ...(withTcp ? [`× ${BASELINE_TRANSPORT}`] : []), 'avg ms', 'p50 ms', 'p90 ms', 'p99 ms', 'CPU µs/call', 'entry µs', 'services µs', 'loadgen CPU %', 'entry waited for a core %', ...(manyWorkers ? ['calls per worker (rounds summed)'] : [])],
         rows

@@ -15,6 +15,7 @@ import { removeGeneratedConfigs, runtimeConfigFile } from '../lib/runtime-config
 import { describeSettings, expectedSettings, readRuntimeSettings, settingsDiffer } from '../lib/runtime-settings.js'
 import { describeRun, num, summaryTable } from '../lib/format.js'
 import { measureTransport } from './measure.js'
+import { warmupFor } from './plan.js'
 import { describeShares, sharesLines } from './worker-shares.js'
 
 /**
@@ -141,7 +142,7 @@ export function transportSuite ({ name, command, description, flags, cases, repo
       baseline: baselineOf(context.transports),
       config: { ...plan.config, transports: context.transports, outside: { about: context.needs.about, skipped: context.skipped } }
     }),
-    measure: (kase, { progress, flags, context }) => measureTransport(kase, { ...flags, transports: context.transports }, context.runtimeHandle, progress, context.needs),
+    measure: (kase, { round, progress, flags, context }) => measureTransport(kase, { ...flags, warmup: warmupFor(round, flags), transports: context.transports }, context.runtimeHandle, progress, context.needs),
     // Under the table: where the outside transports' services ran, and the RTT.
     afterRuns: (result) => {
       for (const [transport, about] of Object.entries(result.config.outside?.about ?? {})) {

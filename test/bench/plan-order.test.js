@@ -1,9 +1,10 @@
 // The order runs are measured in: rounds interleave the cases, and a phase (the
-// transport bench's profile) runs all its rounds before the next, lightest first.
+// transport bench's profile) runs all its rounds before the next, lightest first;
+// and the longer warm-up before a case's first round.
 import t from 'tap'
-import { roundsOrder } from '../../bench/lib/format.js'
+import { roundsOrder, warmupPhrase } from '../../bench/lib/format.js'
 import { planRuns } from '../../bench/lib/runner.js'
-import { byProfile, casesFrom, lightestFirst } from '../../bench/transports/plan.js'
+import { byProfile, casesFrom, FLAGS, lightestFirst, warmupFor } from '../../bench/transports/plan.js'
 
 const label = ({ kase, round }) => `${kase.profile}/${round}/${kase.transport}`
 const flags = (over = {}) => ({ profiles: ['seed', 'latency'], transports: ['ipc', 'tcp'], rounds: 2, fanout: 4, size: 64, ...over })
@@ -40,4 +41,17 @@ t.test('the reports say the order the runs were measured in, read from the runs'
   t.equal(roundsOrder(runs(['latency', 'latency', 'seed', 'seed']), 2), '2 interleaved round(s), each profile\'s before the next (`latency`, then `seed`)')
   t.equal(roundsOrder(runs(['seed', 'latency', 'seed', 'latency']), 2), '2 interleaved round(s), profiles alternating')
   t.equal(roundsOrder(runs(['seed', 'seed']), 2), '2 interleaved round(s)', 'one profile: nothing to order')
+})
+
+t.test('a case\'s first round warms up longer; --warmup 0 skips both; a suite without the flag keeps --warmup', async (t) => {
+  const defaults = { warmup: FLAGS.warmup.default, firstWarmup: FLAGS['first-warmup'].default }
+  t.ok(defaults.firstWarmup > defaults.warmup, `defaults: ${defaults.firstWarmup} s before round 1, ${defaults.warmup} s after`)
+  t.equal(warmupFor(1, defaults), defaults.firstWarmup)
+  t.equal(warmupFor(2, defaults), defaults.warmup)
+  t.equal(warmupFor(1, { warmup: 0, firstWarmup: 10 }), 0, '--warmup 0 skips the first one too')
+  t.equal(warmupFor(1, { warmup: 20, firstWarmup: 10 }), 20, 'never shorter than --warmup')
+  t.equal(warmupFor(1, { warmup: 2 }), 2, 'the sweep has no --first-warmup')
+  t.equal(warmupPhrase({ warmup: 3, firstWarmup: 10 }), '3 s warm-up (10 s before a case\'s first round)')
+  t.equal(warmupPhrase({ warmup: 3 }), '3 s warm-up')
+  t.equal(warmupPhrase({ warmup: 0, firstWarmup: 10 }), '0 s warm-up')
 })
