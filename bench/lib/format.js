@@ -116,23 +116,21 @@ export function everyRunSection (runs, { targetHeader = 'target', profile = fals
 }
 
 /**
- * How the rounds were ordered, read from the runs themselves: "interleaved
- * round(s)", and with several profiles whether each ran all its rounds before
- * the next (the transport bench's phases, lightest first) or they alternated.
+ * How the runs were ordered, read from the runs themselves: with several
+ * profiles, whether each ran all its rounds before the next (the transport
+ * bench's phases, lightest first) or they alternated within each round.
  * @param {{ profile: string }[]} runs
- * @param {number} rounds
  */
-export function roundsOrder (runs, rounds) {
+export function roundsOrder (runs) {
   const profiles = [...new Set(runs.map((run) => run.profile))]
-  const base = `${rounds} interleaved round(s)`
-  if (profiles.length < 2) return base
+  if (profiles.length < 2) return 'the targets interleaved in each round'
   const contiguous = profiles.every((p) => {
     const at = runs.flatMap((run, i) => run.profile === p ? [i] : [])
     return at[at.length - 1] - at[0] === at.length - 1
   })
   return contiguous
-    ? `${base}, each profile's before the next (${profiles.map((p) => `\`${p}\``).join(', then ')})`
-    : `${base}, profiles alternating`
+    ? `the targets interleaved in each round, each profile's rounds before the next (${profiles.map((p) => `\`${p}\``).join(', then ')})`
+    : 'the targets and the profiles interleaved in each round'
 }
 
 /**

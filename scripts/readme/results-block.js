@@ -6,7 +6,7 @@
 // from the transports result and, when given, the CPU profile result. A
 // sentence whose transports were not measured is left out. Same input, same bytes.
 import { BASELINE_TRANSPORT } from '../../lib/topology.js'
-import { fixed, fmt, medianOf, roundsOrder, times as x } from '../../bench/lib/format.js'
+import { fixed, fmt, medianOf, roundsOrder, times as x, warmupPhrase } from '../../bench/lib/format.js'
 
 const ENTRY = 'tsfastify'
 const TCP = BASELINE_TRANSPORT
@@ -98,7 +98,7 @@ function headline (result, v) {
   const lines = [
     `${cpuName}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os.split(' ')[0]} ${machine.os.split(' ').at(-1)}, Node ${node}${runtime ? ' (the runtime\'s)' : ''}, wattpm ${versions.wattpm}, undici ${versions.undici}, fastify ${versions.fastify}, autocannon ${versions.autocannon}; measured ${result.startedAt.slice(0, 10)}${minutes ? ` (${Math.floor(minutes)} min ${Math.round((minutes % 1) * 60)} s)` : ''}.`,
     `Fan-out of ${v.first(v.profiles[0]).fanout} calls of ${v.first(v.profiles[0]).size} B each${inFlight ? `, at most ${inFlight} calls in flight per service on every transport that crosses threads` : ''}${runtime?.env?.CALL_TIMEOUT_MS ? `, a ${runtime.env.CALL_TIMEOUT_MS} ms deadline per call` : ''}${runtime ? '' : ' (this result predates the runtime-settings record: the settings are the defaults of lib/topology.js at its commit)'}.`,
-    `Medians of ${roundsOrder(runs, config.rounds)} of ${config.duration} s (after a ${config.warmup} s warm-up and a settle), min–max across rounds${v.tcpMeasured ? `, ratios per round against \`${TCP}\`` : ''}.`,
+    `Medians of ${config.rounds} round(s) of ${config.duration} s, each after a ${warmupPhrase(config)} and a settle; ${roundsOrder(runs)}; min–max across rounds${v.tcpMeasured ? `, ratios per round against \`${TCP}\`` : ''}.`,
     runtime?.nodeFlags ? `Every runtime and service process the bench started ran with Node flags [${runtime.nodeFlags.join(' ')}] (bench/lib/node-flags.js: a target left idle between its runs is not measured regrowing a heap V8 shrank).` : '',
     failed.length
       ? `**${failed.length} of ${runs.length} runs FAILED** (shown as FAILED, never as numbers).`

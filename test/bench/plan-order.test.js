@@ -38,9 +38,9 @@ t.test('lightestFirst orders by connections × pipelining and keeps its input', 
 
 t.test('the reports say the order the runs were measured in, read from the runs', async (t) => {
   const runs = (profiles) => profiles.map((profile) => ({ profile }))
-  t.equal(roundsOrder(runs(['latency', 'latency', 'seed', 'seed']), 2), '2 interleaved round(s), each profile\'s before the next (`latency`, then `seed`)')
-  t.equal(roundsOrder(runs(['seed', 'latency', 'seed', 'latency']), 2), '2 interleaved round(s), profiles alternating')
-  t.equal(roundsOrder(runs(['seed', 'seed']), 2), '2 interleaved round(s)', 'one profile: nothing to order')
+  t.equal(roundsOrder(runs(['latency', 'latency', 'seed', 'seed'])), 'the targets interleaved in each round, each profile\'s rounds before the next (`latency`, then `seed`)')
+  t.equal(roundsOrder(runs(['seed', 'latency', 'seed', 'latency'])), 'the targets and the profiles interleaved in each round')
+  t.equal(roundsOrder(runs(['seed', 'seed'])), 'the targets interleaved in each round', 'one profile: nothing to order')
 })
 
 t.test('a case\'s first round warms up longer; --warmup 0 skips both; a suite without the flag keeps --warmup', async (t) => {
