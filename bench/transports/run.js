@@ -3,7 +3,7 @@
 // lib/topology.js under the same load, every response verified, rounds
 // interleaved within each profile, resources per call.
 //   npm run bench:<transport>   one transport, the seed profile
-//   npm run bench               the default transports, seed + latency, 3 rounds, report
+//   npm run bench               the default transports, latency then seed, 3 rounds each, report
 import { runSuiteCommand } from '../lib/driver.js'
 import { byProfile, casesFrom, FLAGS } from './plan.js'
 import { transportReport } from './report.js'

@@ -46,7 +46,7 @@ t.test('every hosted transport, verified, schema and report', async (t) => {
   t.equal(result.config.duration, 1)
   t.same(result.runtime.nodeFlags, MEASURED_NODE_FLAGS, 'the runtime ran with the measured flags, read from its own command line')
   t.same(result.config.outside.about['mesh-port'].runtime.nodeFlags, MEASURED_NODE_FLAGS, 'and so did mesh-port\'s runtime')
-  t.match(readFileSync(join(dir, 'report.md'), 'utf8'), `run with ${MEASURED_NODE_FLAGS.join(' ')}`, 'the report says so')
+  t.match(readFileSync(join(dir, 'report.md'), 'utf8'), `ran with ${MEASURED_NODE_FLAGS.join(' ')}`, 'the report says so')
   t.ok(HOSTED.includes('ipc') && HOSTED.includes('mesh-port') && !HOSTED.includes('tcp-process'), `hosted: ${HOSTED.join(', ')}`)
   t.same(result.runs.map((r) => r.transport), HOSTED, 'every one ran, in registry order')
   for (const r of result.runs) {
