@@ -27,7 +27,9 @@ export function planRuns (cases, rounds, phaseOf = () => '') {
   const phases = new Map()
   for (const kase of cases) {
     const phase = phaseOf(kase)
-    phases.set(phase, [...(phases.get(phase) ?? []), kase])
+    const list = phases.get(phase)
+    if (list) list.push(kase)
+    else phases.set(phase, [kase])
   }
   /** @type {{ kase: Case, round: number }[]} */
   const plan = []

@@ -10,7 +10,7 @@ const FAULT = new RegExp(`^(${DOWNSTREAM_SERVICES.join('|')}):(corrupt|delay:[0-
 export const FLAGS = {
   duration: { type: 'integer', default: 10, min: 1, max: 600, help: 'seconds measured per run' },
   warmup: { type: 'integer', default: 3, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
-  'first-warmup': { type: 'integer', default: 10, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (--warmup 0 skips it too): with --workers 2 each worker gets half the calls and warms up twice as slowly' },
+  'first-warmup': { type: 'integer', default: 10, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (--warmup 0 skips it too): with --workers 2 each worker gets half the calls, and 3 s left round 1 cold' },
   profiles: { type: 'list', default: ['seed'], choices: Object.keys(PROFILES), help: 'seed = c100 p10, latency = c10 p1' },
   connections: { type: 'integer', min: 1, max: 10_000, help: 'override the profiles\' connections (one custom profile)' },
   pipelining: { type: 'integer', min: 1, max: 100, help: 'override the profiles\' pipelining (one custom profile)' },
