@@ -2,7 +2,8 @@
 // The runtime config a bench starts: the committed one (watt.json,
 // watt.mesh-port.json) as it is, or with --workers N a generated copy in which
 // every downstream service runs N workers and the entry one (Watt 3.67:
-// autoload.mappings.<id>.workers). The committed files stay untouched; the copy
+// autoload.mappings.<id>.workers), and with a preload (the profiler's) that
+// preload in every application. The committed files stay untouched; the copy
 // lives under the project's .cache/ so that the drop-in's module and the apps
 // resolve as from the root.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -21,14 +22,15 @@ export function removeGeneratedConfigs () {
 
 /**
  * @param {string} base  a config relative to the project root
- * @param {{ workers?: number, services?: Record<string, number>, dir?: string }} [options]
+ * @param {{ workers?: number, services?: Record<string, number>, dir?: string, preload?: string }} [options]
  *   services: workers per named service instead (the others keep one), e.g. { node3: 2 } for a
- *   check that fails one worker of two; dir: where generated copies go
+ *   check that fails one worker of two; dir: where generated copies go; preload: an absolute
+ *   path preloaded into every application
  * @returns {string} the config to start, relative to the project root
  */
-export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATED_DIR } = {}) {
+export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATED_DIR, preload } = {}) {
   const named = Object.entries(services ?? {}).filter(([, n]) => n !== 1)
-  if (workers === 1 && named.length === 0) return base
+  if (workers === 1 && named.length === 0 && !preload) return base
   const workersOf = (/** @type {string} */ name) => services ? (services[name] ?? 1) : workers
   const config = JSON.parse(readFileSync(join(PROJECT_ROOT, base), 'utf8'))
   mkdirSync(dir, { recursive: true })
@@ -38,10 +40,10 @@ export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATE
   config.autoload.mappings = {
     ...config.autoload.mappings,
     // the entry stays at one worker: the question is how calls spread over the services'
-    [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1 },
-    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers: workersOf(s.name) }]))
+    [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1, ...(preload ? { preload } : {}) },
+    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers: workersOf(s.name), ...(preload ? { preload } : {}) }]))
   }
-  const suffix = services ? named.map(([name, n]) => `${name}-${n}`).join('.') : String(workers)
+  const suffix = (services ? named.map(([name, n]) => `${name}-${n}`).join('.') : String(workers)) + (preload ? '.preload' : '')
   const file = join(dir, basename(base).replace(/\.json$/, `.workers-${suffix}.json`))
   writeFileSync(file, JSON.stringify(config, null, 2))
   return relative(PROJECT_ROOT, file)

@@ -32,32 +32,34 @@ export function categoryOf ({ functionName, url }) {
 }
 
 /**
- * @param {Profile} profile
+ * @param {Profile | Profile[]} profiles  several: one application's workers, summed
  * @param {{ fromUs: number, toUs: number }} window
  */
-export function selfTimeInWindow (profile, { fromUs, toUs }) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+export function selfTimeInWindow (profiles, { fromUs, toUs }) {
   /** @type {Record<string, number>} */
   const categories = {}
   /** @type {Map<string, number>} */
   const functions = new Map()
   let busyUs = 0
   let idleUs = 0
-  let t = profile.startTime
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i]
-    // a sample's weight is the time until the next one
-    const weight = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0
-    if (t < fromUs || t > toUs || weight <= 0) continue
-    const node = byId.get(profile.samples[i])
-    if (!node) continue
-    const frame = node.callFrame
-    if (frame.functionName === '(idle)' || frame.functionName === '(root)') { idleUs += weight; continue }
-    busyUs += weight
-    const category = categoryOf(frame)
-    categories[category] = (categories[category] ?? 0) + weight
-    const key = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
-    functions.set(key, (functions.get(key) ?? 0) + weight)
+  for (const profile of [profiles].flat()) {
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+    let t = profile.startTime
+    for (let i = 0; i < profile.samples.length; i++) {
+      t += profile.timeDeltas[i]
+      // a sample's weight is the time until the next one
+      const weight = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0
+      if (t < fromUs || t > toUs || weight <= 0) continue
+      const node = byId.get(profile.samples[i])
+      if (!node) continue
+      const frame = node.callFrame
+      if (frame.functionName === '(idle)' || frame.functionName === '(root)') { idleUs += weight; continue }
+      busyUs += weight
+      const category = categoryOf(frame)
+      categories[category] = (categories[category] ?? 0) + weight
+      const key = `${frame.functionName || '(anonymous)'} ${shortUrl(frame.url)}:${frame.lineNumber + 1}`
+      functions.set(key, (functions.get(key) ?? 0) + weight)
+    }
   }
   const top = [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([name, us]) => ({ name, us }))
   return { busyUs, idleUs, categories, top }

@@ -2,7 +2,7 @@
 // Profile report: µs of CPU per downstream call, by category and application.
 import { machineLine } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
-import { APPLICATIONS } from './config.js'
+import { APPLICATIONS } from '../../lib/topology.js'
 
 /**
  * @param {any} result
@@ -36,7 +36,7 @@ export function profileReport (result) {
   for (const run of runs) {
     sections.push({
       title: `${run.target}: per application`,
-      text: `Busy share of each thread during the window and µs per downstream call. Heaviest functions of the entry (tsfastify): ${run.cpuProfile.threads.tsfastify.top.slice(0, 6).map((/** @type {any} */ f) => `\`${f.name}\` ${f.usPerCall.toFixed(1)} µs`).join(', ')}.`,
+      text: `Busy share of each thread during the window (with several workers, their mean) and µs per downstream call (an application's workers summed). Heaviest functions of the entry (tsfastify): ${run.cpuProfile.threads.tsfastify.top.slice(0, 6).map((/** @type {any} */ f) => `\`${f.name}\` ${f.usPerCall.toFixed(1)} µs`).join(', ')}.`,
       table: {
         headers: ['category', ...APPLICATIONS],
         rows: [
@@ -50,7 +50,7 @@ export function profileReport (result) {
   }
   return {
     title: 'Where the time goes per call: CPU profiles of every Watt worker',
-    intro: `${machineLine(result)} Each transport ran in its own fresh runtime with a profiling preload in every worker (bench/profile/preload.js); watt.json itself is unchanged.`,
+    intro: `${machineLine(result)} Each transport ran in its own fresh runtime with a profiling preload in every worker (bench/profile/preload.js); watt.json itself is unchanged.${(result.config.workers ?? 1) > 1 ? ` Every downstream service ran ${result.config.workers} workers (the entry one).` : ''}`,
     sections
   }
 }

@@ -31,3 +31,23 @@ t.test('self time counts only samples inside the window, idle apart', async (t) 
   t.equal(inside.idleUs, 100)
   t.equal(inside.top[0].us, 100)
 })
+
+t.test('several profiles (one application\'s workers) are summed', async (t) => {
+  const profile = (startTime, samples) => ({
+    nodes: [
+      { id: 1, callFrame: frame('(idle)') },
+      { id: 2, callFrame: frame('postMessage') },
+      { id: 3, callFrame: frame('parserOnIncoming', 'node:_http_server') }
+    ],
+    startTime,
+    endTime: startTime + 1000,
+    samples,
+    timeDeltas: samples.map(() => 100)
+  })
+  // worker 0: postMessage at 1100 and 1200 (the last sample weighs nothing); worker 1: idle, then the parser
+  const both = selfTimeInWindow([profile(1000, [2, 2, 1]), profile(1000, [1, 3, 3, 3])], { fromUs: 0, toUs: 5000 })
+  t.equal(both.busyUs, 400)
+  t.equal(both.idleUs, 100)
+  t.same(both.categories, { 'mesh / MessagePort': 200, 'node:http server': 200 })
+  t.same(both.top.map((f) => f.us), [200, 200], 'each function once, its workers\' time added')
+})

@@ -45,6 +45,18 @@ t.test('N workers: a generated copy with the services at N, the entry at one, th
   }
 })
 
+t.test('a preload (the profiler\'s) goes into every application, even at one worker', async (t) => {
+  const dir = t.testdir()
+  const preload = join(PROJECT_ROOT, 'bench', 'profile', 'preload.js')
+  for (const workers of [1, 2]) {
+    const file = runtimeConfigFile(MESH_PORT_RUNTIME.configFile, { workers, dir, preload })
+    t.not(file, MESH_PORT_RUNTIME.configFile, `${workers} worker(s): a copy`)
+    const { mappings } = JSON.parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')).autoload
+    t.same(mappings[ENTRY.name], { id: ENTRY.name, workers: 1, preload }, `${workers} worker(s): the entry, one worker, preloaded`)
+    for (const s of SERVICES) t.same(mappings[s.name], { id: s.name, workers, preload }, `${workers} worker(s): ${s.name}`)
+  }
+})
+
 const scrape = (counts) => [
   ...Object.entries(counts.requests).flatMap(([app, byWorker]) => Object.entries(byWorker).map(([w, n]) =>
     `http_request_all_summary_seconds_count{method="GET",status_code="200",applicationId="${app}",workerId="${w}"} ${n}`)),
