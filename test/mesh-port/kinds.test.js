@@ -1,8 +1,9 @@
 // Which app kinds the drop-in serves over http-port and which fall back to the
 // mesh, with configuration alone (test/mesh-port/fixture/watt.mesh-port.json is
 // watt.json plus the undici block), proved by the drop-in's own stats and counter.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { test } from 'tap'
-import { SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
+import { HOLD_MS, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
 import { startFixture } from '../helpers/mesh-fixture.js'
 
 const OVER_HTTP_PORT = ['plain', 'svc', 'express', 'fastnode', 'factory', 'two']
@@ -71,6 +72,7 @@ test('an application with two workers gets its even share in turn, and a burst i
   /** @type {Record<number, number>} */
   const seen = {}
   for (let i = 0; i < 20; i++) {
+    await sleep(HOLD_MS + 1) // a new slice: within one, a worker keeps the requests (route.js)
     const { worker } = JSON.parse((await fixture.call('http://two.plt.local', '/whoami')).text)
     seen[worker] = (seen[worker] ?? 0) + 1
   }

@@ -1,10 +1,11 @@
-// How the drop-in picks a worker when an application has several: one worker per
-// event-loop turn (so the turn's requests leave in one message to one thread),
-// the least loaded at the turn's start, ties in turn, never a worker that left,
-// and a burst split into chunks of SPREAD.
+// How the drop-in picks a worker when an application has several: one worker for
+// a slice of HOLD_MS, turn after turn, while it has at most HOLD_SLACK more in
+// flight than the least loaded (so the other workers sleep through it); then the
+// least loaded, ties in turn; never a worker that left; a burst split into chunks
+// of SPREAD.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
+import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.
@@ -26,24 +27,72 @@ function routeWith (loads) {
   return route
 }
 
-test('every request of one turn goes to the same worker; the next turn picks again', async (t) => {
+/**
+ * The held worker's slice: renewed (a test's turns must not outlast it on a busy
+ * machine) or over. Time is the route's only clock input.
+ * @param {ApplicationRoute} route
+ * @param {'renewed' | 'over'} how
+ */
+function slice (route, how) {
+  route.heldSince = performance.now() - (how === 'over' ? HOLD_MS + 1 : 0)
+}
+
+test('turns within the slice stay on the held worker; after it, the other takes over', async (t) => {
   const route = routeWith([0, 0])
   const first = [1, 2, 3, 4, 5].map(() => route.next()?.worker)
   t.same(new Set(first).size, 1, 'one worker for the whole turn')
+  for (let turn = 0; turn < 3; turn++) {
+    await nextTurn()
+    slice(route, 'renewed')
+    t.same([1, 2, 3].map(() => route.next()?.worker), [first[0], first[0], first[0]], `turn ${turn + 2}, within the slice: the same worker`)
+  }
   await nextTurn()
-  const second = [1, 2, 3].map(() => route.next()?.worker)
-  t.same(new Set(second).size, 1)
-  t.not(second[0], first[0], 'with equal loads the next turn takes the other worker')
+  slice(route, 'over')
+  const after = [1, 2, 3].map(() => route.next()?.worker)
+  t.same(new Set(after).size, 1)
+  t.not(after[0], first[0], 'with equal loads the next slice goes to the other worker')
 })
 
-test('over many turns with equal loads the shares are even', async (t) => {
+test('over many slices with equal loads the shares are even', async (t) => {
   const route = routeWith([0, 0, 0])
   const counts = [0, 0, 0]
-  for (let turn = 0; turn < 300; turn++) {
-    for (let i = 0; i < 4; i++) counts[/** @type {number} */ (route.next()?.worker)]++
+  for (let slices = 0; slices < 60; slices++) {
+    for (let turn = 0; turn < 3; turn++) {
+      slice(route, turn === 0 ? 'over' : 'renewed')
+      for (let i = 0; i < 4; i++) counts[/** @type {number} */ (route.next()?.worker)]++
+      await nextTurn()
+    }
+  }
+  t.same(counts, [240, 240, 240])
+})
+
+test(`a held worker with more than HOLD_SLACK (${HOLD_SLACK}) in flight over the least loaded is left at its next turn`, async (t) => {
+  const route = routeWith([0, 0])
+  const held = /** @type {any} */ (route.next())
+  await nextTurn()
+  slice(route, 'renewed')
+  held.inFlight = HOLD_SLACK
+  t.equal(route.next()?.worker, held.worker, `${HOLD_SLACK} more in flight: kept`)
+  await nextTurn()
+  slice(route, 'renewed')
+  held.inFlight = HOLD_SLACK + 1
+  t.not(route.next()?.worker, held.worker, `${HOLD_SLACK + 1} more: the other, within the slice`)
+})
+
+test('a hung worker keeps only what it got before it was HOLD_SLACK ahead; the rest go to the one that answers', async (t) => {
+  const route = routeWith([0, 0])
+  const got = [0, 0]
+  for (let turn = 0; turn < 50; turn++) {
+    slice(route, 'renewed')
+    for (let i = 0; i < 3; i++) {
+      const link = /** @type {any} */ (route.next())
+      got[link.worker]++
+      if (link.worker === 0) link.inFlight++ // worker 0 never answers; worker 1 at once
+    }
     await nextTurn()
   }
-  t.same(counts, [400, 400, 400])
+  t.ok(got[0] <= HOLD_SLACK + 3, `the hung worker got ${got[0]} (at most HOLD_SLACK and one turn's)`)
+  t.equal(got[0] + got[1], 150)
 })
 
 test('a turn goes to the least loaded worker (a hung one gets none)', async (t) => {

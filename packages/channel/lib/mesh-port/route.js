@@ -1,9 +1,11 @@
 // @ts-check
 // One target application as seen from one calling thread: an http-port link
 // (a port and a pool over it) per started worker, or the reason it falls back
-// to Watt's mesh. Each event-loop turn's requests go to the link with the fewest
-// in flight (ties in turn), so a hung worker stops getting new ones; while no link is
-// open (first contact, a restart in progress, a refusal) they take the mesh.
+// to Watt's mesh. One link takes the requests for a slice of HOLD_MS while it has
+// at most HOLD_SLACK more in flight than the least loaded; then the link with the
+// fewest in flight (ties in turn) takes over, so the shares even out over slices
+// and a hung worker stops getting new ones. While no link is open (first contact,
+// a restart in progress, a refusal) they take the mesh.
 import { ChannelError } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
@@ -38,12 +40,29 @@ import { handshakeWorker } from './worker-handshake.js'
  * profiles never split a turn; splitting at 8 (by load), 3,000 of 8,000 turns split
  * in the seed profile, which served 17 and 21% fewer calls (2 workers, one run
  * each against no split). A count, not loads, so holding costs nothing per request.
- * Holding a worker across turns (100 ms slices, tried) brought the CPU per call at
- * two workers near one worker's at a fixed rate, yet still served about a quarter
- * less than one worker at saturation on two cores, and put every call in flight on
- * one worker, for a crash or a hang to take them all: not kept.
  */
 export const SPREAD = 16
+
+/**
+ * How long one worker keeps a target's requests, turn after turn. Picked afresh
+ * every turn, the workers of a service took turns waking on two cores: the services
+ * spent a third to a half more CPU per call with two workers than with one, at the
+ * same number of wake-ups per call, and two workers served 19% less than one (`latency`
+ * profile). Held for a slice, the other workers sleep through it: 2 to 8% less than
+ * one worker. 5, 20 and 100 ms were within 7% of one another (one run each); 5 keeps
+ * the shares even over short spans.
+ */
+export const HOLD_MS = 5
+
+/**
+ * The held worker is left at its next turn once it has more than this many in flight
+ * above the least loaded: a slow or CPU-bound worker's queue then goes to the others
+ * (as picking per turn does), and a hung one keeps at most this many and one turn's
+ * requests. Lower, the caller's own queue of answers (in flight until it reads them)
+ * ended slices early: at 8, two workers served 3% less than at 16; at 4 and 2, 7 and
+ * 13% less than with no bound (medians of 3 rounds, one run each).
+ */
+export const HOLD_SLACK = SPREAD
 
 export class ApplicationRoute {
   /**
@@ -69,11 +88,15 @@ export class ApplicationRoute {
     this.retryTimer = null
     /** @type {import('./metrics.js').Tally | null} */
     this.meshTally = null
-    /** @type {Link | null} the worker this turn's requests go to */
+    /** @type {Link | null} the worker the requests go to (for this turn at least) */
     this.held = null
     /** requests of this turn given to the held link */
     this.heldFor = 0
-    this.release = () => { this.held = null }
+    /** when the held link was picked (performance.now()) */
+    this.heldSince = 0
+    /** a request of this turn was routed (reset by setImmediate at the turn's end) */
+    this.inTurn = false
+    this.endTurn = () => { this.inTurn = false }
   }
 
   /** A request goes over the mesh. */
@@ -93,15 +116,23 @@ export class ApplicationRoute {
       return null
     }
     if (links.length === 1) return links[0]
-    // One worker per event-loop turn: the turn's requests then leave in one message
-    // to one thread (session.js), not one per worker. Spread per request, two workers
-    // doubled the messages, so the wake-ups, per call (measured: 0.19 to 0.40 posts
-    // per call at the caller) and served a quarter fewer calls than one worker.
+    // One worker per event-loop turn at least: the turn's requests then leave in one
+    // message to one thread (session.js), not one per worker. Spread per request, two
+    // workers doubled the messages, so the wake-ups, per call (measured: 0.19 to 0.40
+    // posts per call at the caller) and served a quarter fewer calls than one worker.
     // Every SPREAD requests of a turn, the least loaded is picked again.
     const held = this.held
-    if (held !== null && this.heldFor < SPREAD) {
-      this.heldFor++
-      return held
+    if (held !== null) {
+      if (this.inTurn) {
+        if (this.heldFor < SPREAD) {
+          this.heldFor++
+          return held
+        }
+      } else if (performance.now() - this.heldSince < HOLD_MS && load(held) <= leastLoad(links, held) + HOLD_SLACK) {
+        this.startTurn()
+        this.heldFor = 1
+        return held
+      }
     }
     // Fewest in flight; ties taken in turn (round robin when all are equal).
     const start = this.turn++ % links.length
@@ -112,10 +143,16 @@ export class ApplicationRoute {
       const l = load(link)
       if (l < bestLoad) { best = link; bestLoad = l }
     }
-    if (held === null) setImmediate(this.release)
+    if (!this.inTurn) this.startTurn()
     this.held = best
     this.heldFor = 1
+    this.heldSince = performance.now()
     return best
+  }
+
+  startTurn () {
+    this.inTurn = true
+    setImmediate(this.endTurn)
   }
 
   /** Re-reads the workers and opens links to those without one; one look at a time. */
@@ -256,6 +293,13 @@ export class ApplicationRoute {
 
 /** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
 const MAX_RETRIES = 10
+
+/** @param {Link[]} links @param {Link} except */
+function leastLoad (links, except) {
+  let least = Infinity
+  for (const link of links) if (link !== except) least = Math.min(least, load(link))
+  return least
+}
 
 /** @param {Link} link */
 function load (link) {
