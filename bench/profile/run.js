@@ -35,7 +35,7 @@ const FLAGS = {
   fanout: TRANSPORT_FLAGS.fanout,
   size: TRANSPORT_FLAGS.size,
   // each worker is profiled by a sampling thread of its own: at two workers per service on
-  // two cores, one run served 42% less than at one (the bench: 19%)
+  // two cores, two runs served about 40% less than at one (the bench, unprofiled: 5%)
   workers: { ...TRANSPORT_FLAGS.workers, help: 'workers of each downstream service (the entry keeps one); each worker\'s profile is its own, an application\'s are summed' },
   ...OUTSIDE_FLAGS
 }

@@ -39,19 +39,26 @@ export function costPerCall (delta, load, fanout, outside = null) {
 /**
  * The run's waits for a core (bench/lib/core-waits.js): seconds per application,
  * the share of the measured time the entry thread stood in line, and µs per
- * downstream call for the entry and the services (the runtime's threads only).
+ * downstream call for the entry and the services (the runtime's threads only);
+ * with the times put on a core, those per call too (how often a call wakes a thread).
  * @param {Record<string, number>} waits
  * @param {import('../lib/load.js').LoadResult} load
  * @param {number} fanout
+ * @param {Record<string, number> | null} [slices]
  */
-export function coreWaitPerCall (waits, load, fanout) {
+export function coreWaitPerCall (waits, load, fanout, slices = null) {
   const calls = load.status['2xx'] * fanout
-  const entry = waits[ENTRY.name] ?? 0
-  const services = Object.entries(waits).reduce((sum, [app, s]) => (app === ENTRY.name ? sum : sum + s), 0)
+  const entryAndServices = (/** @type {Record<string, number>} */ byApp) => ({
+    entry: byApp[ENTRY.name] ?? 0,
+    services: Object.entries(byApp).reduce((sum, [app, n]) => (app === ENTRY.name ? sum : sum + n), 0)
+  })
+  const { entry, services } = entryAndServices(waits)
+  const onCore = slices ? entryAndServices(slices) : null
   return {
     seconds: waits,
     entryPercent: load.durationS > 0 ? (entry / load.durationS) * 100 : null,
-    microsPerCall: { entry: perCall(entry, calls), services: perCall(services, calls) }
+    microsPerCall: { entry: perCall(entry, calls), services: perCall(services, calls) },
+    ...(onCore ? { slicesPerCall: { entry: calls > 0 ? onCore.entry / calls : null, services: calls > 0 ? onCore.services / calls : null } } : {})
   }
 }
 

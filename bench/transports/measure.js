@@ -3,7 +3,7 @@
 // runtime's metrics scraped before and after it for the cost per downstream
 // call. Shared by bench and bench:sweep. A failed scrape leaves the run's
 // resource figures missing, and says why, rather than silently null.
-import { coreWaitDelta, coreWaitSeconds } from '../lib/core-waits.js'
+import { coreWaitDelta, schedstatByApplication } from '../lib/core-waits.js'
 import { requestDelta, resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { coreWaitPerCall, costPerCall } from './cost.js'
@@ -32,9 +32,11 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
       const scrape = () => scrapeMetrics(target.metricsUrl).then((snapshot) => ({ snapshot, error: null }), (err) => ({ snapshot: null, error: String(err?.message ?? err) }))
       const before = await scrape()
       const outsideBefore = outside?.cpuSeconds(kase.transport) ?? null
-      const waitsBefore = target.pid ? coreWaitSeconds(target.pid) : null
+      const schedBefore = target.pid ? schedstatByApplication(target.pid) : null
       const load = await measure()
-      const waits = coreWaitDelta(waitsBefore, target.pid ? coreWaitSeconds(target.pid) : null)
+      const schedAfter = target.pid ? schedstatByApplication(target.pid) : null
+      const waits = coreWaitDelta(schedBefore?.waits ?? null, schedAfter?.waits ?? null)
+      const slices = coreWaitDelta(schedBefore?.slices ?? null, schedAfter?.slices ?? null)
       const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
       const after = await scrape()
       const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null
@@ -43,7 +45,7 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
         // a mesh-port run whose calls took the mesh measured the wrong thing
         const failures = workerCalls?.meshFallback ? [`${workerCalls.meshFallback} call(s) fell back to Watt's mesh instead of http-port`] : []
         const resources = costPerCall(resourceDelta(before.snapshot, after.snapshot), load, kase.fanout, outsideCpu)
-        return { load, failures, workerCalls, resources: waits ? { ...resources, coreWait: coreWaitPerCall(waits, load, kase.fanout) } : resources }
+        return { load, failures, workerCalls, resources: waits ? { ...resources, coreWait: coreWaitPerCall(waits, load, kase.fanout, slices) } : resources }
       }
       return { load, resources: null, resourcesMissing: `metrics scrape failed ${before.error ? `before the run (${before.error})` : `after the run (${after.error})`}` }
     }
