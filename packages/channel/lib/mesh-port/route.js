@@ -48,9 +48,10 @@ export const SPREAD = 16
  * every turn, the workers of a service took turns waking on two cores: the services
  * spent a third to a half more CPU per call with two workers than with one, at the
  * same number of wake-ups per call, and two workers served 19% less than one (`latency`
- * profile). Held for a slice, the other workers sleep through it: 2 to 8% less than
- * one worker. 5, 20 and 100 ms were within 7% of one another (one run each); 5 keeps
- * the shares even over short spans.
+ * profile). Held for a slice, the other workers sleep through it, and the services
+ * wake about as often per call as with one worker (bench: resources.coreWait.slicesPerCall).
+ * 5, 20 and 100 ms were within 7% of one another (one run each); 5 keeps the shares
+ * even over short spans.
  */
 export const HOLD_MS = 5
 
@@ -60,7 +61,8 @@ export const HOLD_MS = 5
  * (as picking per turn does), and a hung one keeps at most this many and one turn's
  * requests. Lower, the caller's own queue of answers (in flight until it reads them)
  * ended slices early: at 8, two workers served 3% less than at 16; at 4 and 2, 7 and
- * 13% less than with no bound (medians of 3 rounds, one run each).
+ * 13% less than bounded by the pool's 32 connections alone (medians of 3 rounds, one
+ * run each).
  */
 export const HOLD_SLACK = SPREAD
 
