@@ -124,32 +124,45 @@ export class ApplicationRoute {
     // posts per call at the caller) and served a quarter fewer calls than one worker.
     // Every SPREAD requests of a turn, the least loaded is picked again.
     const held = this.held
+    /** @type {{ link: Link, load: number } | null} */
+    let least = null
     if (held !== null) {
       if (this.inTurn) {
         if (this.heldFor < SPREAD) {
           this.heldFor++
           return held
         }
-      } else if (performance.now() - this.heldSince < HOLD_MS && load(held) <= leastLoad(links, held) + HOLD_SLACK) {
-        this.startTurn()
-        this.heldFor = 1
-        return held
+      } else if (performance.now() - this.heldSince < HOLD_MS) {
+        // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
+        least = this.leastLoaded()
+        if (load(held) <= least.load + HOLD_SLACK) {
+          this.startTurn()
+          this.heldFor = 1
+          return held
+        }
       }
     }
-    // Fewest in flight; ties taken in turn (round robin when all are equal).
-    const start = this.turn++ % links.length
-    let best = links[start]
-    let bestLoad = load(best)
-    for (let i = 1; i < links.length && bestLoad > 0; i++) {
-      const link = links[(start + i) % links.length]
-      const l = load(link)
-      if (l < bestLoad) { best = link; bestLoad = l }
-    }
+    const best = (least ?? this.leastLoaded()).link
+    this.turn++
     if (!this.inTurn) this.startTurn()
     this.held = best
     this.heldFor = 1
     this.heldSince = performance.now()
     return best
+  }
+
+  /** Fewest in flight; ties taken in turn (round robin when all are equal). */
+  leastLoaded () {
+    const links = this.links
+    const start = this.turn % links.length
+    let link = links[start]
+    let least = load(link)
+    for (let i = 1; i < links.length && least > 0; i++) {
+      const other = links[(start + i) % links.length]
+      const l = load(other)
+      if (l < least) { link = other; least = l }
+    }
+    return { link, load: least }
   }
 
   startTurn () {
@@ -295,13 +308,6 @@ export class ApplicationRoute {
 
 /** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
 const MAX_RETRIES = 10
-
-/** @param {Link[]} links @param {Link} except */
-function leastLoad (links, except) {
-  let least = Infinity
-  for (const link of links) if (link !== except) least = Math.min(least, load(link))
-  return least
-}
 
 /** @param {Link} link */
 function load (link) {
