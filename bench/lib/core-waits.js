@@ -60,7 +60,7 @@ export function schedstatByApplication (pid, proc = '/proc') {
  * @param {Record<string, number> | null} after
  * @returns {Record<string, number> | null}
  */
-export function coreWaitDelta (before, after) {
+export function schedstatDelta (before, after) {
   if (!before || !after) return null
   return Object.fromEntries(Object.entries(after).map(([app, s]) => [app, Math.max(0, s - (before[app] ?? 0))]))
 }

@@ -3,7 +3,7 @@
 // runtime's metrics scraped before and after it for the cost per downstream
 // call. Shared by bench and bench:sweep. A failed scrape leaves the run's
 // resource figures missing, and says why, rather than silently null.
-import { coreWaitDelta, schedstatByApplication } from '../lib/core-waits.js'
+import { schedstatDelta, schedstatByApplication } from '../lib/core-waits.js'
 import { requestDelta, resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { coreWaitPerCall, costPerCall } from './cost.js'
@@ -35,8 +35,8 @@ export async function measureTransport (kase, flags, runtime, progress, outside)
       const schedBefore = target.pid ? schedstatByApplication(target.pid) : null
       const load = await measure()
       const schedAfter = target.pid ? schedstatByApplication(target.pid) : null
-      const waits = coreWaitDelta(schedBefore?.waits ?? null, schedAfter?.waits ?? null)
-      const slices = coreWaitDelta(schedBefore?.slices ?? null, schedAfter?.slices ?? null)
+      const waits = schedstatDelta(schedBefore?.waits ?? null, schedAfter?.waits ?? null)
+      const slices = schedstatDelta(schedBefore?.slices ?? null, schedAfter?.slices ?? null)
       const outsideAfter = outside?.cpuSeconds(kase.transport) ?? null
       const after = await scrape()
       const outsideCpu = outsideBefore && outsideAfter ? outsideDelta(outsideBefore, outsideAfter) : null

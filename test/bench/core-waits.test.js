@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { coreWaitDelta, schedstatByApplication } from '../../bench/lib/core-waits.js'
+import { schedstatDelta, schedstatByApplication } from '../../bench/lib/core-waits.js'
 import { coreWaitPerCall } from '../../bench/transports/cost.js'
 
 /** A fake /proc with one process whose threads have these names, run-queue waits (ns) and times on a core. */
@@ -27,9 +27,9 @@ t.test('null where nothing can be read: no such process, or no Watt worker threa
 })
 
 t.test('the delta is what was waited between the readings, never below 0; null unless both were read', async (t) => {
-  t.same(coreWaitDelta({ tsfastify: 1, node3: 2 }, { tsfastify: 1.25, node3: 1.5, type1: 0.5 }), { tsfastify: 0.25, node3: 0, type1: 0.5 })
-  t.equal(coreWaitDelta(null, { tsfastify: 1 }), null)
-  t.equal(coreWaitDelta({ tsfastify: 1 }, null), null)
+  t.same(schedstatDelta({ tsfastify: 1, node3: 2 }, { tsfastify: 1.25, node3: 1.5, type1: 0.5 }), { tsfastify: 0.25, node3: 0, type1: 0.5 })
+  t.equal(schedstatDelta(null, { tsfastify: 1 }), null)
+  t.equal(schedstatDelta({ tsfastify: 1 }, null), null)
 })
 
 t.test('per call: the entry apart from the services, and the entry\'s share of the measured time', async (t) => {
