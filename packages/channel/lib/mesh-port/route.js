@@ -48,12 +48,13 @@ export const SPREAD = 16
  * every turn, the workers of a service took turns waking on two cores: the services
  * spent a third to a half more CPU per call with two workers than with one, at the
  * same number of wake-ups per call, and two workers served 19% less than one (`latency`
- * profile). Held for a slice, the other workers sleep through it, and the services
- * wake about as often per call as with one worker (bench: resources.coreWait.slicesPerCall).
- * 5, 20 and 100 ms were within 7% of one another (one run each); 5 keeps the shares
- * even over short spans.
+ * profile). Held for a slice, the other workers sleep through it. Runs of one worker,
+ * two at 50 ms and two at 5 ms, alternated three times (two rounds each): 50 ms served
+ * 0.91 (`latency`) and 0.92 (`seed`) of one worker, 5 ms 0.81 and 0.83, and the services
+ * spent 17.4 against 20.6 µs per call (one worker: 15.9). The shares stay even within a
+ * second (20 slices); calls less than 50 ms apart go to one worker.
  */
-export const HOLD_MS = 5
+export const HOLD_MS = 50
 
 /**
  * The held worker is left at its next turn once it has more than this many in flight
