@@ -52,7 +52,7 @@ export const SPREAD = 16
  * two at 50 ms and two at 5 ms, alternated three times (two rounds each): 50 ms served
  * 0.91 (`latency`) and 0.92 (`seed`) of one worker, 5 ms 0.81 and 0.83, and the services
  * spent 17.4 against 20.6 µs per call (one worker: 15.9). The shares stay even within a
- * second (20 slices); calls less than 50 ms apart go to one worker.
+ * second (20 slices); the calls of one slice go to one worker.
  */
 export const HOLD_MS = 50
 
