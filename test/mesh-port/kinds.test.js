@@ -83,10 +83,11 @@ test('an application with two workers gets its even share in turn, and a burst i
   const before = await calls()
   t.equal(before.length, 2)
   // A burst reaches the front in one turn or several: a turn goes out in chunks of
-  // SPREAD, and a worker keeps the next turns until it is HOLD_SLACK ahead (route.js),
-  // so the bound is HOLD_SLACK and one turn's SPREAD, not a share of so few calls
-  // (16 and 24 here; which turns the 40 arrive in is the machine's).
-  const concurrent = await Promise.all(Array.from({ length: 40 }, () => fixture.call('http://two.plt.local', '/slow?ms=20')))
+  // SPREAD, and a worker keeps the next turns until it has HOLD_SLACK more in flight
+  // (route.js), so the bound is HOLD_SLACK and one turn's SPREAD, not a share of so
+  // few calls. It bounds calls in flight: each answer waits 1 s, so that none comes
+  // back before all 40 have left, however slowly the machine sends them.
+  const concurrent = await Promise.all(Array.from({ length: 40 }, () => fixture.call('http://two.plt.local', '/slow?ms=1000')))
   t.ok(concurrent.every((a) => a.status === 200), '40 concurrent requests answered')
   const [a, b] = (await calls()).map((n, i) => n - before[i])
   t.ok(a > 0 && b > 0 && Math.abs(a - b) <= HOLD_SLACK + SPREAD, `both workers got part of the burst, apart by at most ${HOLD_SLACK + SPREAD}: ${a} and ${b}`)
