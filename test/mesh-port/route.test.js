@@ -2,10 +2,10 @@
 // a slice of HOLD_MS, turn after turn, while it has at most HOLD_SLACK more in
 // flight than the least loaded (so the other workers sleep through it); then the
 // least loaded, ties in turn; never a worker that left; a burst split into chunks
-// of SPREAD.
+// of SPREAD; none to a worker silent for STALL_MS while it owes answers.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
+import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.
@@ -19,8 +19,15 @@ function routeWith (loads) {
     worker,
     thread: 100 + worker,
     inFlight,
+    calls: 0,
+    heard: 0,
+    callsHeard: 0,
+    silentSince: 0,
+    stalled: false,
+    stalls: 0,
     pool: { get stats () { return { running: this.owner.inFlight, pending: 0 } }, destroy: async () => {}, close: async () => {} },
-    session: { close () {} }
+    // heard: messages received from the worker; pings: how often it was asked to answer
+    session: { close () {}, heard: 0, pings: 0, ping () { this.pings++ } }
   }))
   for (const link of route.links) /** @type {any} */ (link.pool).owner = link
   route.refresh = async () => {} // retire() looks for a replacement; nothing to find here
@@ -133,4 +140,77 @@ test('a burst in one turn is split into chunks of SPREAD, each to the least load
   const burst = send(10 * SPREAD)
   t.ok(burst.every((n) => n > 0), `both workers got part of the burst: ${burst}`)
   t.ok(Math.abs(burst[0] - burst[1]) <= SPREAD, `apart by at most ${SPREAD}`)
+})
+
+/**
+ * One turn's request, as the drop-in sends it (sendOver counts it on the link).
+ * @param {ApplicationRoute} route
+ */
+function send (route) {
+  const link = /** @type {any} */ (route.next())
+  link.calls++
+  return link
+}
+
+test(`a worker that owes answers and is silent for STALL_MS (${STALL_MS}) is passed over and pinged, until it speaks`, async (t) => {
+  const route = routeWith([0, 0])
+  const hung = send(route)
+  await nextTurn()
+  slice(route, 'renewed')
+  t.equal(send(route), hung, 'within STALL_MS: still held')
+  t.ok(hung.silentSince > 0, 'seen owing an answer')
+  hung.silentSince -= STALL_MS // as if STALL_MS had passed without a message from it
+  await nextTurn()
+  slice(route, 'renewed')
+  const other = send(route)
+  t.not(other, hung, 'silent too long: left within its slice')
+  t.ok(hung.stalled, 'marked stalled')
+  t.equal(hung.session.pings, 1, 'and pinged')
+  // Its requests are abandoned meanwhile (deadlines): it has the fewest in flight, and
+  // is still passed over, slice after slice.
+  other.inFlight = 3
+  for (let turn = 0; turn < 6; turn++) {
+    await nextTurn()
+    slice(route, 'over')
+    t.equal(send(route), other, `slice ${turn + 1}: the worker that answers`)
+  }
+  t.equal(hung.session.pings, 1, 'pinged once per silence')
+  t.equal(hung.stalls, 1)
+  hung.session.heard++ // its answer to the ping (or anything else)
+  other.inFlight = 0
+  const back = []
+  for (let turn = 0; turn < 4; turn++) {
+    await nextTurn()
+    slice(route, 'over')
+    back.push(send(route))
+  }
+  t.notOk(hung.stalled, 'heard from: no longer stalled')
+  t.ok(back.includes(hung), 'and back in the rotation')
+})
+
+test('a worker that answered everything it was sent is never stalled, however long it is idle', async (t) => {
+  const route = routeWith([0, 0])
+  for (let turn = 0; turn < 6; turn++) {
+    const link = send(route)
+    link.session.heard++ // it answered
+    await nextTurn()
+    slice(route, 'over')
+    route.next() // a survey sees the answer
+    for (const l of route.links) if (l.silentSince) l.silentSince -= 10 * STALL_MS
+    await nextTurn()
+    slice(route, 'over')
+  }
+  t.ok(route.links.every((l) => !l.stalled && l.stalls === 0 && /** @type {any} */ (l.session).pings === 0), 'none stalled, none pinged')
+})
+
+test('when every worker is silent they are still picked, by load', async (t) => {
+  const route = routeWith([0, 0])
+  for (const link of route.links) {
+    link.calls = 1
+    link.silentSince = performance.now() - STALL_MS
+  }
+  route.links[0].inFlight = 2
+  const picked = route.next()
+  t.ok(route.links.every((l) => l.stalled), 'both stalled')
+  t.equal(picked, route.links[1], 'the less loaded of the two')
 })

@@ -195,3 +195,43 @@ test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap f
   const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
   t.ok(after.every((a) => a.status === 200), 'every call after the reload answers')
 })
+
+test('a hung worker stays passed over once its requests were abandoned, and is back when it answers', async (t) => {
+  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
+  await fixture.call('http://two.plt.local', '/whoami')
+  const before = (await fixture.stats()).two.workers
+  t.equal(before.length, 2, 'both workers linked')
+  const blockMs = 4000
+  const blockedAt = Date.now()
+  // Abandoned by its caller after 1 s: the hung worker then has nothing in flight, the
+  // fewest of the two, and by load alone would take the next slice.
+  const blocked = fixture.call('http://two.plt.local', `/block?ms=${blockMs}`, { timeout: 1000 })
+  await untilSent(fixture, before.reduce((n, w) => n + w.calls, 0), 1)
+  const hung = (await fixture.stats()).two.workers.find((w) => w.calls > /** @type {any} */ (before.find((b) => b.thread === w.thread)).calls)
+  await sleep(HOLD_MS + 1) // its slice is over
+  /** @type {{ worker: number, at: number }[]} */
+  const answers = []
+  while (Date.now() - blockedAt < blockMs - 1000) {
+    const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 30_000 })
+    t.equal(answer.status, 200)
+    answers.push({ worker: who(answer).worker, at: Date.now() - blockedAt })
+    await sleep(10)
+  }
+  t.equal((await blocked).status, 502, 'the blocked call was abandoned on its deadline')
+  const during = (await fixture.stats()).two.workers.find((w) => w.thread === hung?.thread)
+  t.ok(during?.stalled, `worker ${hung?.worker} is marked stalled while hung`)
+  const late = answers.filter((a) => a.at > 1000)
+  t.ok(late.length >= 5, `${late.length} calls after the deadline`)
+  t.same(answers.filter((a) => a.worker === hung?.worker), [], `none of ${answers.length} calls went to the hung worker, also after its call was abandoned`)
+  // Once it runs again it answers the ping, and gets calls again.
+  await sleep(Math.max(0, blockMs + 200 - (Date.now() - blockedAt)))
+  const workers = new Set()
+  for (let i = 0; i < 20 && workers.size < 2; i++) {
+    workers.add(who(await fixture.call('http://two.plt.local', '/whoami')).worker)
+    await sleep(HOLD_MS + 1)
+  }
+  t.equal(workers.size, 2, 'both workers answer again')
+  const after = (await fixture.stats()).two.workers.find((w) => w.thread === hung?.thread)
+  t.equal(after?.stalled, false, 'no longer stalled')
+  t.equal(after?.stalls, 1, 'stalled once')
+})

@@ -18,6 +18,8 @@
 //   OPEN        (caller to callee) a new connection with this id
 //   GOAWAY      (callee to caller, connection id 0) the worker is stopping: open no
 //               new connection; those open finish (HTTP/2's GOAWAY, for the drop-in)
+//   PING, PONG  (connection id 0) "answer if your event loop runs", and the answer:
+//               the drop-in asks a worker that went silent (route.js)
 // A closed port (crash, stop, restart, terminate) resets every connection on it.
 import { ChannelError } from '../errors.js'
 
@@ -25,6 +27,8 @@ export const FIN = -1
 export const RESET = -2
 export const OPEN = -3
 export const GOAWAY = -4
+export const PING = -5
+export const PONG = -6
 /**
  * Above this, data travels as a transferred buffer. A string is copied four times
  * (toString, clone, unclone, Buffer.from), twice onto a V8 heap where it waits for a
@@ -97,6 +101,8 @@ export class PortSession {
     this.spareLimit = 0
     this.flushQueued = false
     this.closed = false
+    /** messages received so far: whether the peer's event loop ran since a look (route.js) */
+    this.heard = 0
     /** Callee side: GOAWAY sent, the worker is stopping (port-socket.js keeps connections for late requests). */
     this.draining = false
     this.referenced = true
@@ -180,6 +186,11 @@ export class PortSession {
     }
   }
 
+  /** Asks the peer to answer as soon as its event loop runs (it answers PONG, which counts as heard). */
+  ping () {
+    this.send(0, PING)
+  }
+
   /** A FRAME_BYTES buffer to write one data frame into: one the peer handed back when there is one. */
   frameBuffer () {
     return this.spare.pop() ?? Buffer.allocUnsafeSlow(FRAME_BYTES).buffer
@@ -207,6 +218,7 @@ export class PortSession {
   onMessage (message) {
     if (this.closed) return
     if (!Array.isArray(message) || message.length % 2 !== 0) return this.protocolError(`a message that is not frame pairs (${typeof message})`)
+    this.heard++
     let reset = false
     for (let i = 0; i < message.length && !this.closed; i += 2) {
       const id = message[i]
@@ -217,6 +229,7 @@ export class PortSession {
       else if (id === 0 && payload instanceof ArrayBuffer) {
         if (payload.byteLength === FRAME_BYTES && this.spare.length < this.spareLimit) this.spare.push(payload)
       } else if (id === 0 && payload === GOAWAY) this.onGoAway?.()
+      else if (id === 0 && payload === PING) this.send(0, PONG)
       else if (payload === OPEN) {
         if (!this.onOpen || !Number.isSafeInteger(id) || id <= 0) return this.protocolError(`an unexpected open of connection ${id}`)
         this.onOpen(id)

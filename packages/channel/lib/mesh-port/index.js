@@ -116,8 +116,9 @@ function applicationIds () {
 
 /**
  * What this thread's drop-in did so far, per target application: the path it
- * takes now, why it falls back if it does, requests over the mesh and per worker.
- * @returns {Record<string, { path: string, reason: string, meshCalls: number, workers: { worker: number, thread: number, calls: number }[] }>}
+ * takes now, why it falls back if it does, requests over the mesh and per worker
+ * (with whether it is passed over now as silent, and how often it was).
+ * @returns {Record<string, { path: string, reason: string, meshCalls: number, workers: { worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[] }>}
  */
 export function meshPortStats () {
   /** @type {ReturnType<typeof meshPortStats>} */
@@ -127,7 +128,7 @@ export function meshPortStats () {
       path: route.mode,
       reason: route.reason,
       meshCalls: route.meshCalls,
-      workers: route.links.map((l) => ({ worker: l.worker, thread: l.thread, calls: l.calls }))
+      workers: route.links.map((l) => ({ worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls }))
     }
   }
   return out
