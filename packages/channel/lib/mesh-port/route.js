@@ -54,13 +54,15 @@ export const SPREAD = 16
  * every turn, the workers of a service took turns waking on two cores: the services
  * spent a third to a half more CPU per call with two workers than with one, at the
  * same number of wake-ups per call, and two workers served 19% less than one (`latency`
- * profile). Held for a slice, the other workers sleep through it. Runs of one worker,
- * two at 50 ms and two at 5 ms, alternated three times (two rounds each): 50 ms served
- * 0.91 (`latency`) and 0.92 (`seed`) of one worker, 5 ms 0.81 and 0.83, and the services
- * spent 17.4 against 20.6 µs per call (one worker: 15.9). The shares stay even within a
- * second (20 slices); the calls of one slice go to one worker.
+ * profile). Held for a slice, the other workers sleep through it. In runs of one
+ * worker and of two at two slice lengths, alternated three times (two rounds each),
+ * two workers served, of one worker's req/s (`latency`, `seed`): at 5 ms 0.81 and 0.83,
+ * at 50 ms 0.91 and 0.92; in a second set, at 50 ms 0.82 and 0.91, at 250 ms 0.91 and
+ * 0.98, the services spending 17.5 and 16.0 µs per call (one worker: 14.6). The shares
+ * stay even over seconds (a slice is 2.5% of a 10 s round); the calls of one slice go
+ * to one worker.
  */
-export const HOLD_MS = 50
+export const HOLD_MS = 250
 
 /**
  * The held worker is left at its next turn once it has more than this many in flight
