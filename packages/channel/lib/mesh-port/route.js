@@ -58,8 +58,9 @@ export const SPREAD = 16
  * worker and of two at two slice lengths, alternated three times (two rounds each),
  * two workers served, of one worker's req/s (`latency`, `seed`): at 5 ms 0.81 and 0.83,
  * at 50 ms 0.91 and 0.92; in a second set, at 50 ms 0.82 and 0.91, at 250 ms 0.91 and
- * 0.98, the services spending 17.5 and 16.0 µs per call (one worker: 14.6). The shares
- * stay even over seconds (a slice is 2.5% of a 10 s round); the calls of one slice go
+ * 0.98, the services spending 17.5 and 16.0 µs per call (one worker: 14.6). In a third,
+ * 250 ms 0.84 and 0.91, 1,000 ms 0.90 and 0.92, with shares of 44-53% per worker in 10 s
+ * rounds (48-53% at 250 ms, a slice being 2.5% of a round). The calls of one slice go
  * to one worker.
  */
 export const HOLD_MS = 250
