@@ -2,7 +2,7 @@
 // a slice of HOLD_MS, turn after turn, while it has at most HOLD_SLACK more in
 // flight than the least loaded (so the other workers sleep through it); then the
 // least loaded, ties in turn; never a worker that left; a burst split into chunks
-// of SPREAD; none to a worker silent for STALL_MS while it owes answers.
+// of SPREAD; none to a worker that owes answers and left a ping unanswered.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
 import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
@@ -23,6 +23,7 @@ function routeWith (loads) {
     heard: 0,
     callsHeard: 0,
     silentSince: 0,
+    pingedAt: 0,
     stalled: false,
     stalls: 0,
     pool: { get stats () { return { running: this.owner.inFlight, pending: 0 } }, destroy: async () => {}, close: async () => {} },
@@ -146,33 +147,48 @@ test('a burst in one turn is split into chunks of SPREAD, each to the least load
  * One turn's request, as the drop-in sends it (sendOver counts it on the link).
  * @param {ApplicationRoute} route
  */
-function send (route) {
+function sendOne (route) {
   const link = /** @type {any} */ (route.next())
   link.calls++
   return link
 }
 
-test(`a worker that owes answers and is silent for STALL_MS (${STALL_MS}) is passed over and pinged, until it speaks`, async (t) => {
+/**
+ * The next turn, its slice renewed, as if `ms` had passed since the route last
+ * looked (the silence and ping clocks moved back).
+ * @param {ApplicationRoute} route
+ * @param {number} ms
+ */
+async function later (route, ms) {
+  await nextTurn()
+  slice(route, 'renewed')
+  for (const link of route.links) {
+    if (link.silentSince) link.silentSince -= ms
+    if (link.pingedAt) link.pingedAt -= ms
+  }
+}
+
+test(`a worker that owes answers, is silent for STALL_MS (${STALL_MS}) and leaves the ping unanswered as long is passed over, until it speaks`, async (t) => {
   const route = routeWith([0, 0])
-  const hung = send(route)
-  await nextTurn()
-  slice(route, 'renewed')
-  t.equal(send(route), hung, 'within STALL_MS: still held')
+  const hung = sendOne(route)
+  await later(route, 0)
+  t.equal(sendOne(route), hung, 'within STALL_MS: still held')
   t.ok(hung.silentSince > 0, 'seen owing an answer')
-  hung.silentSince -= STALL_MS // as if STALL_MS had passed without a message from it
-  await nextTurn()
-  slice(route, 'renewed')
-  const other = send(route)
-  t.not(other, hung, 'silent too long: left within its slice')
+  await later(route, STALL_MS)
+  t.equal(sendOne(route), hung, 'silent STALL_MS: still held, and pinged')
+  t.equal(hung.session.pings, 1)
+  t.notOk(hung.stalled)
+  await later(route, STALL_MS)
+  const other = sendOne(route)
+  t.not(other, hung, 'the ping unanswered too: left within its slice')
   t.ok(hung.stalled, 'marked stalled')
-  t.equal(hung.session.pings, 1, 'and pinged')
   // Its requests are abandoned meanwhile (deadlines): it has the fewest in flight, and
   // is still passed over, slice after slice.
   other.inFlight = 3
   for (let turn = 0; turn < 6; turn++) {
     await nextTurn()
     slice(route, 'over')
-    t.equal(send(route), other, `slice ${turn + 1}: the worker that answers`)
+    t.equal(sendOne(route), other, `slice ${turn + 1}: the worker that answers`)
   }
   t.equal(hung.session.pings, 1, 'pinged once per silence')
   t.equal(hung.stalls, 1)
@@ -182,32 +198,44 @@ test(`a worker that owes answers and is silent for STALL_MS (${STALL_MS}) is pas
   for (let turn = 0; turn < 4; turn++) {
     await nextTurn()
     slice(route, 'over')
-    back.push(send(route))
+    back.push(sendOne(route))
   }
   t.notOk(hung.stalled, 'heard from: no longer stalled')
   t.ok(back.includes(hung), 'and back in the rotation')
 })
 
-test('a worker that answered everything it was sent is never stalled, however long it is idle', async (t) => {
+test('a worker that answers the ping (a slow handler, its event loop free) is never stalled', async (t) => {
+  const route = routeWith([0, 0])
+  const slow = sendOne(route)
+  for (let turn = 0; turn < 10; turn++) {
+    await later(route, STALL_MS)
+    if (slow.pingedAt) slow.session.heard++ // the PONG, while the answers it owes take their time
+    t.equal(sendOne(route), slow, `turn ${turn + 1}: still held`)
+  }
+  t.ok(slow.session.pings >= 1, 'it was pinged')
+  t.equal(slow.stalls, 0, 'and never stalled')
+})
+
+test('a worker that answered everything it was sent is never pinged, however long it is idle', async (t) => {
   const route = routeWith([0, 0])
   for (let turn = 0; turn < 6; turn++) {
-    const link = send(route)
+    const link = sendOne(route)
     link.session.heard++ // it answered
     await nextTurn()
     slice(route, 'over')
     route.next() // a survey sees the answer
-    for (const l of route.links) if (l.silentSince) l.silentSince -= 10 * STALL_MS
-    await nextTurn()
+    await later(route, 10 * STALL_MS)
     slice(route, 'over')
   }
   t.ok(route.links.every((l) => !l.stalled && l.stalls === 0 && /** @type {any} */ (l.session).pings === 0), 'none stalled, none pinged')
 })
 
-test('when every worker is silent they are still picked, by load', async (t) => {
+test('when every worker is stalled they are still picked, by load', async (t) => {
   const route = routeWith([0, 0])
   for (const link of route.links) {
     link.calls = 1
-    link.silentSince = performance.now() - STALL_MS
+    link.silentSince = performance.now() - 2 * STALL_MS
+    link.pingedAt = performance.now() - STALL_MS
   }
   route.links[0].inFlight = 2
   const picked = route.next()

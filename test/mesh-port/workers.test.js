@@ -201,28 +201,38 @@ test('a hung worker stays passed over once its requests were abandoned, and is b
   await fixture.call('http://two.plt.local', '/whoami')
   const before = (await fixture.stats()).two.workers
   t.equal(before.length, 2, 'both workers linked')
-  const blockMs = 4000
+  // Long enough that every step below waits on a condition, not on the clock, well
+  // inside it, on a slow machine too; answers after blockMs are not judged.
+  const blockMs = 15_000
   const blockedAt = Date.now()
-  // Abandoned by its caller after 1 s: the hung worker then has nothing in flight, the
+  /** @type {{ abandonedAt: number | null }} when the blocked call was abandoned (its 502), ms after blockedAt */
+  const state = { abandonedAt: null }
+  // Abandoned by its caller after 3 s: the hung worker then has nothing in flight, the
   // fewest of the two, and by load alone would take the next slice.
-  const blocked = fixture.call('http://two.plt.local', `/block?ms=${blockMs}`, { timeout: 1000 })
+  const blocked = fixture.call('http://two.plt.local', `/block?ms=${blockMs}`, { timeout: 3000 }).then((answer) => { state.abandonedAt = Date.now() - blockedAt; return answer })
   await untilSent(fixture, before.reduce((n, w) => n + w.calls, 0), 1)
   const hung = (await fixture.stats()).two.workers.find((w) => w.calls > /** @type {any} */ (before.find((b) => b.thread === w.thread)).calls)
+  const hungNow = async () => (await fixture.stats()).two.workers.find((w) => w.thread === hung?.thread)
   await sleep(HOLD_MS + 1) // its slice is over
   /** @type {{ worker: number, at: number }[]} */
   const answers = []
-  while (Date.now() - blockedAt < blockMs - 1000) {
-    const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 30_000 })
+  let seenStalled = false
+  // Calls until it was seen stalled, its call was abandoned, and 5 more answered after that.
+  const enough = () => seenStalled && state.abandonedAt !== null && answers.filter((a) => a.at > /** @type {number} */ (state.abandonedAt)).length >= 5
+  while (!enough()) {
+    if (Date.now() - blockedAt > blockMs) break
+    const answer = await fixture.call('http://two.plt.local', '/whoami', { timeout: 60_000 })
     t.equal(answer.status, 200)
     answers.push({ worker: who(answer).worker, at: Date.now() - blockedAt })
+    if (!seenStalled) seenStalled = Boolean((await hungNow())?.stalled)
     await sleep(10)
   }
+  const during = answers.filter((a) => a.at < blockMs)
+  t.ok(seenStalled, `worker ${hung?.worker} was marked stalled while hung`)
   t.equal((await blocked).status, 502, 'the blocked call was abandoned on its deadline')
-  const during = (await fixture.stats()).two.workers.find((w) => w.thread === hung?.thread)
-  t.ok(during?.stalled, `worker ${hung?.worker} is marked stalled while hung`)
-  const late = answers.filter((a) => a.at > 1000)
-  t.ok(late.length >= 5, `${late.length} calls after the deadline`)
-  t.same(answers.filter((a) => a.worker === hung?.worker), [], `none of ${answers.length} calls went to the hung worker, also after its call was abandoned`)
+  const late = during.filter((a) => a.at > /** @type {number} */ (state.abandonedAt))
+  t.ok(late.length >= 5, `${late.length} calls answered after the deadline, during the block`)
+  t.same(during.filter((a) => a.worker === hung?.worker), [], `none of ${during.length} calls during the block went to the hung worker, also after its call was abandoned`)
   // Once it runs again it answers the ping, and gets calls again.
   await sleep(Math.max(0, blockMs + 200 - (Date.now() - blockedAt)))
   const workers = new Set()
@@ -231,7 +241,7 @@ test('a hung worker stays passed over once its requests were abandoned, and is b
     await sleep(HOLD_MS + 1)
   }
   t.equal(workers.size, 2, 'both workers answer again')
-  const after = (await fixture.stats()).two.workers.find((w) => w.thread === hung?.thread)
+  const after = await hungNow()
   t.equal(after?.stalled, false, 'no longer stalled')
   t.equal(after?.stalls, 1, 'stalled once')
 })

@@ -4,8 +4,9 @@
 // to Watt's mesh. One link takes the requests for a slice of HOLD_MS while it has
 // at most HOLD_SLACK more in flight than the least loaded; then the link with the
 // fewest in flight (ties in turn) takes over, so the shares even out over slices
-// and a hung worker stops getting new ones. A worker asked something that has said
-// nothing for STALL_MS is passed over until it speaks again. While no link is open
+// and a hung worker stops getting new ones. A worker that owes answers, has said
+// nothing for STALL_MS and does not answer a ping within STALL_MS either (its event
+// loop is blocked) is passed over until it speaks again. While no link is open
 // (first contact, a restart in progress, a refusal) they take the mesh.
 import { ChannelError } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
@@ -25,7 +26,8 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {number} heard        session.heard when last looked at
  * @property {number} callsHeard   calls when it was last heard from
  * @property {number} silentSince  when it was first seen owing an answer (0: it owes none)
- * @property {boolean} stalled     silent for STALL_MS while owing: passed over
+ * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
+ * @property {boolean} stalled     the ping unanswered for STALL_MS too: passed over
  * @property {number} stalls       times it was found stalled
  */
 
@@ -78,13 +80,14 @@ export const HOLD_SLACK = SPREAD
 
 /**
  * A worker that was sent requests and has sent nothing back for this long (no
- * answer, no credit, not a byte) has a blocked event loop: a hang, a long
- * synchronous task, a long GC pause. It gets no new request while another worker
- * answers, and is pinged: any message from it puts it back. By load alone, a
+ * answer, no credit, not a byte) is pinged; silence alone proves nothing, since a
+ * slow handler sends nothing until it answers (small requests cost no credit
+ * frame). If the ping too goes unanswered this long, its event loop is blocked (a
+ * hang, a long synchronous task, a long GC pause): it gets no new request while
+ * another worker answers, and any message from it puts it back. By load alone, a
  * hung worker's requests ended on their deadline, after which it had the fewest
  * in flight and took the next slice, and its callers' connections with it: in a
  * 5 s hang of one of two workers, the other served 372 calls (reliability check).
- * A healthy worker under load speaks every few milliseconds.
  */
 export const STALL_MS = 100
 
@@ -151,40 +154,42 @@ export class ApplicationRoute {
         this.heldFor++
         return held
       }
-    } else {
-      const now = performance.now()
-      this.survey(now)
-      if (held !== null && !held.stalled && now - this.heldSince < HOLD_MS) {
-        // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
-        const least = this.leastLoaded()
-        if (load(held) <= least.load + HOLD_SLACK) {
-          this.startTurn()
-          this.heldFor = 1
-          return held
-        }
-        return this.hold(least.link)
-      }
+      return this.hold(this.leastLoaded().link, performance.now())
     }
-    return this.hold(this.leastLoaded().link)
+    const now = performance.now()
+    this.survey(now)
+    if (held !== null && !held.stalled && now - this.heldSince < HOLD_MS) {
+      // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
+      const least = this.leastLoaded()
+      if (load(held) <= least.load + HOLD_SLACK) {
+        this.startTurn()
+        this.heldFor = 1
+        return held
+      }
+      return this.hold(least.link, now)
+    }
+    return this.hold(this.leastLoaded().link, now)
   }
 
   /**
    * The link takes the requests from now on (for this turn at least).
    * @param {Link} link
+   * @param {number} now
    */
-  hold (link) {
+  hold (link, now) {
     this.turn++
     if (!this.inTurn) this.startTurn()
     this.held = link
     this.heldFor = 1
-    this.heldSince = performance.now()
+    this.heldSince = now
     return link
   }
 
   /**
-   * Once a turn: which workers were heard from, and which owe answers and have been
-   * silent for STALL_MS (pinged once, so one that wakes up speaks even if every
-   * request it owed was abandoned meanwhile).
+   * Once a turn: which workers were heard from, which owe answers and have been
+   * silent for STALL_MS (pinged), and which left that ping unanswered for STALL_MS
+   * (stalled). The ping also makes one that wakes up speak even if every request it
+   * owed was abandoned meanwhile.
    * @param {number} now
    */
   survey (now) {
@@ -194,17 +199,22 @@ export class ApplicationRoute {
         link.heard = heard
         link.callsHeard = link.calls
         link.silentSince = 0
+        link.pingedAt = 0
         if (link.stalled) {
           link.stalled = false
           this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} answers again`)
         }
       } else if (link.calls !== link.callsHeard) {
         if (link.silentSince === 0) link.silentSince = now
-        else if (!link.stalled && now - link.silentSince >= STALL_MS) {
+        else if (link.pingedAt === 0) {
+          if (now - link.silentSince >= STALL_MS) {
+            link.pingedAt = now
+            link.session.ping()
+          }
+        } else if (!link.stalled && now - link.pingedAt >= STALL_MS) {
           link.stalled = true
           link.stalls++
-          link.session.ping()
-          this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} has not answered for ${Math.round(now - link.silentSince)} ms: no new requests to it until it does`)
+          this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} has not answered for ${Math.round(now - link.silentSince)} ms, nor a ping: no new requests to it until it does`)
         }
       }
     }
@@ -300,7 +310,7 @@ export class ApplicationRoute {
   add (thread, worker, port) {
     const { application } = this
     /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, tally: tally(application, 'http-port', worker), heard: 0, callsHeard: 0, silentSince: 0, stalled: false, stalls: 0 })
+    const link = /** @type {any} */ ({ thread, worker, calls: 0, tally: tally(application, 'http-port', worker), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
     link.session = new PortSession(port, {
       application,
       // The worker exited or crashed: its in-flight requests have failed at once
