@@ -115,7 +115,7 @@ function faultRows (run) {
       ? 'no error'
       : `load ${codes || 'no error'}; probes ${t.errors}/${t.answers} errors, window ${(t.errorWindowMs / 1000).toFixed(1)} s, recovery ${t.recoveryMs} ms after back, slowest error ${t.maxErrorLatencyMs ?? '–'} ms (p99 of 200s ${t.okLatencyP99Ms ?? '–'} ms)`
     // one worker of two failed (mesh-port): how the errors compare with their bound, and the other worker
-    const oneWorker = t.errorBudget === undefined ? '' : `; errors ${t.errors + t.load.non2xx} ≤ ${t.errorBudget} (in flight to the worker); the other worker served ${t.otherWorkerCallsDuringFault} calls meanwhile, longest gap ${t.longestVerifiedGapMs} ms`
+    const oneWorker = t.errorBudget === undefined ? '' : `; errors ${t.errors + t.load.non2xx} ≤ ${t.errorBudget} (in flight to the worker); the other worker served ${t.otherWorkerCallsDuringFault} calls meanwhile${t.otherWorkerFloor === undefined ? '' : ` (floor ${t.otherWorkerFloor})`}, longest gap ${t.longestVerifiedGapMs} ms`
     rows.push(['', `  · ${transport}`, mine.every((c) => c.ok) ? 'PASS' : 'FAIL',
       measured + oneWorker + mine.filter((c) => !c.ok).map((c) => `\n✗ ${c.name.slice(transport.length + 2)} ${c.detail}`).join('')])
   }

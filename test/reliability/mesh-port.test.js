@@ -65,6 +65,8 @@ t.test('in its own runtime, node3 at two workers', async (t) => {
       const seen = result.transports['mesh-port']
       t.ok(seen.errors + seen.load.non2xx <= seen.errorBudget, `${seen.errors + seen.load.non2xx} errors ≤ ${seen.errorBudget}`)
       t.ok(seen.otherWorkerCallsDuringFault > 0, `the other worker served ${seen.otherWorkerCallsDuringFault} calls during the fault`)
+      // a hang: the other worker carried the load once the call timeout freed what the hung one held
+      if (kind === 'hang') t.ok(seen.otherWorkerFloor > 0 && seen.otherWorkerCallsDuringFault > seen.otherWorkerFloor, `${seen.otherWorkerCallsDuringFault} calls > the floor ${seen.otherWorkerFloor} (${seen.callsPerSecondBefore} calls/s before the fault)`)
       t.equal(result.restarts.after.node3 - result.restarts.before.node3, kind === 'crash' ? 1 : 0, 'Watt restarted the worker only after the crash')
     })
   }

@@ -11,6 +11,8 @@ import { generateCases } from '../../bench/reliability/fuzz/cases.js'
 import { errorWindow } from '../../bench/reliability/faults/window.js'
 import { judge } from '../../bench/reliability/faults/observer.js'
 import { leakRunFailures } from '../../bench/reliability/scenarios/leaks.js'
+import { OTHER_WORKER_SHARE, otherWorkerFloor } from '../../bench/reliability/scenarios/worker-faults.js'
+import { WORKER_FAULTS } from '../../bench/reliability/faults/one-worker.js'
 import { availableTransports } from '../../lib/topology.js'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 
@@ -124,4 +126,15 @@ t.test('a leak run fails on a bad answer, not on a short run that ended before i
   t.same(leakRunFailures(load({ totalRequests: 0, status: { '2xx': 0, non2xx: 0, byCode: {} }, answerAfterFailure: '200 {"transport":"port"}' })), [], 'no answer within the run, and one afterwards: still no failure')
   t.same(leakRunFailures(load({ status: { '2xx': 38, non2xx: 2, byCode: { 200: 38, 502: 2 } }, answerAfterFailure: '200 {"transport":"port"}' })), ['2 non-2xx (2×502)', after], 'a non-2xx fails it, with the answer afterwards')
   t.same(leakRunFailures(load({ mismatches: 1 })), ['1 body mismatches'], 'so does a wrong body')
+})
+
+t.test('a hang of one worker of two holds the other to a share of the load once the call timeout has passed', async (t) => {
+  // as measured against the route before stall detection: 4,157 calls/s before a 5,004 ms hang
+  const floor = otherWorkerFloor(WORKER_FAULTS.hang, { ratePerS: 4157, faultMs: 5004, callTimeoutMs: 3000 })
+  t.equal(floor?.minCalls, Math.floor(OTHER_WORKER_SHARE * 4157 * 2.004), 'the share of the rate over the time after the call timeout')
+  t.match(floor?.why, /4157 calls\/s before it, over the 2004 ms after the call timeout/)
+  t.ok((floor?.minCalls ?? 0) > 218, 'the 218 calls that route\'s other worker served fail the check')
+  t.equal(otherWorkerFloor(WORKER_FAULTS.hang, { ratePerS: 4157, faultMs: 2000, callTimeoutMs: 3000 })?.minCalls, 0, 'a hang shorter than the call timeout asks for nothing more than some calls')
+  t.equal(otherWorkerFloor(WORKER_FAULTS.crash, { ratePerS: 4157, faultMs: 1200, callTimeoutMs: 3000 }), null, 'a crash: only "some calls"')
+  t.equal(otherWorkerFloor(WORKER_FAULTS.restart, { ratePerS: 4157, faultMs: 1500, callTimeoutMs: 3000 }), null, 'a restart: only "some calls"')
 })
