@@ -163,9 +163,9 @@ export async function workerFaultUnderLoad (runtime, control, options) {
  * rate seen before the fault, over that time. Measured in `--scenarios faults` runs: the
  * route before stall detection (cb45e49) served 218 calls against a floor of 2,083; the
  * route now, 10,625 against 3,835.
- * A crash or restart is left at "some": Watt starting a worker takes the CPU on a
- * 2-core box (the other worker carried 50–80% of the rate meanwhile), and a restart
- * replaces both workers in turn.
+ * A crash or restart is left at "some": Watt starts a worker meanwhile, and in one run
+ * the other worker carried only 65% of the rate before a crash and 47% before a
+ * restart, over the fault (a restart replaces both workers in turn).
  * @param {import('../faults/one-worker.js').WorkerFault} kind
  * @param {{ ratePerS: number, faultMs: number, callTimeoutMs: number }} measured
  * @returns {{ minCalls: number, why: string } | null}
