@@ -22,16 +22,17 @@ export function removeGeneratedConfigs () {
 
 /**
  * @param {string} base  a config relative to the project root
- * @param {{ workers?: number, services?: Record<string, number>, dir?: string, preload?: string }} [options]
+ * @param {{ workers?: number, services?: Record<string, number>, dir?: string, preload?: string, preloadApps?: readonly string[] }} [options]
  *   services: workers per named service instead (the others keep one), e.g. { node3: 2 } for a
  *   check that fails one worker of two; dir: where generated copies go; preload: an absolute
- *   path preloaded into every application
+ *   path preloaded into every application, or only into `preloadApps`
  * @returns {string} the config to start, relative to the project root
  */
-export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATED_DIR, preload } = {}) {
+export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATED_DIR, preload, preloadApps } = {}) {
   const named = Object.entries(services ?? {}).filter(([, n]) => n !== 1)
   if (workers === 1 && named.length === 0 && !preload) return base
   const workersOf = (/** @type {string} */ name) => services ? (services[name] ?? 1) : workers
+  const preloadOf = (/** @type {string} */ name) => preload && (!preloadApps || preloadApps.includes(name)) ? { preload } : {}
   const config = JSON.parse(readFileSync(join(PROJECT_ROOT, base), 'utf8'))
   mkdirSync(dir, { recursive: true })
   // Ctrl-C exits without the bench's own stop: take the copies along then too
@@ -40,8 +41,8 @@ export function runtimeConfigFile (base, { workers = 1, services, dir = GENERATE
   config.autoload.mappings = {
     ...config.autoload.mappings,
     // the entry stays at one worker: the question is how calls spread over the services'
-    [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1, ...(preload ? { preload } : {}) },
-    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers: workersOf(s.name), ...(preload ? { preload } : {}) }]))
+    [ENTRY.name]: { ...config.autoload.mappings?.[ENTRY.name], id: ENTRY.name, workers: 1, ...preloadOf(ENTRY.name) },
+    ...Object.fromEntries(SERVICES.map((s) => [s.name, { ...config.autoload.mappings?.[s.name], id: s.name, workers: workersOf(s.name), ...preloadOf(s.name) }]))
   }
   const suffix = (services ? named.map(([name, n]) => `${name}-${n}`).join('.') : String(workers)) + (preload ? '.preload' : '')
   const file = join(dir, basename(base).replace(/\.json$/, `.workers-${suffix}.json`))

@@ -37,6 +37,8 @@ const FLAGS = {
   // each worker is profiled by a sampling thread of its own: at two workers per service on
   // two cores, two runs served about 40% less than at one (the bench, unprofiled: 5%)
   workers: { ...TRANSPORT_FLAGS.workers, help: 'workers of each downstream service (the entry keeps one); each worker\'s profile is its own, an application\'s are summed' },
+  // so that at two workers the entry can be profiled alone, with one sampling thread as at one
+  apps: { type: 'list', default: [...APPLICATIONS], choices: [...APPLICATIONS], help: 'which applications get the profiler (the others run unprofiled and are left out of the report)' },
   ...OUTSIDE_FLAGS
 }
 
@@ -59,7 +61,7 @@ async function profileTransport (kase, flags, progress, context, outside) {
   // mesh-port is profiled in a runtime with the drop-in, as the bench measures it;
   // a throw-away copy of the committed config adds the profiler's preload
   const own = inOwnRuntime(kase.transport)
-  const configFile = runtimeConfigFile(own ? MESH_PORT_RUNTIME.configFile : 'watt.json', { workers: flags.workers, dir: join(dir, 'config'), preload: PRELOAD })
+  const configFile = runtimeConfigFile(own ? MESH_PORT_RUNTIME.configFile : 'watt.json', { workers: flags.workers, dir: join(dir, 'config'), preload: PRELOAD, preloadApps: flags.apps })
   const runtime = await startRuntime({
     configFile,
     reuse: false,
@@ -92,7 +94,8 @@ async function profileTransport (kase, flags, progress, context, outside) {
     if (!measured) return verified
     // one profile per worker (the preload names them <application>.<index>)
     const filesOf = (/** @type {string} */ app) => Array.from({ length: app === ENTRY.name ? 1 : flags.workers }, (_, i) => join(profiles, `${app}.${i}.cpuprofile`))
-    const files = APPLICATIONS.flatMap(filesOf)
+    const profiled = APPLICATIONS.filter((app) => flags.apps.includes(app))
+    const files = profiled.flatMap(filesOf)
     for (let i = 0; i < 100 && !files.every((file) => existsSync(file)); i++) await sleep(100)
     const missing = files.filter((file) => !existsSync(file))
     if (missing.length) return { load: measured, failures: [`no profile written: ${missing.map((file) => basename(file)).join(', ')}`] }
@@ -100,7 +103,7 @@ async function profileTransport (kase, flags, progress, context, outside) {
     const calls = measured.status['2xx'] * kase.fanout
     /** @type {Record<string, any>} */
     const threads = {}
-    for (const app of APPLICATIONS) {
+    for (const app of profiled) {
       // an application's workers summed: its µs per call, and its workers' mean busy share
       const { busyUs, idleUs, categories, top } = selfTimeInWindow(await Promise.all(filesOf(app).map(async (file) => JSON.parse(await readFile(file, 'utf8')))), window)
       threads[app] = {

@@ -51,3 +51,25 @@ t.test('several profiles (one application\'s workers) are summed', async (t) => 
   t.same(both.categories, { 'mesh / MessagePort': 200, 'node:http server': 200 })
   t.same(both.top.map((f) => f.us), [200, 200], 'each function once, its workers\' time added')
 })
+
+t.test('the report covers the profiled applications only (--apps), and all of them by default', async (t) => {
+  const { profileReport } = await import('../../bench/profile/report.js')
+  const thread = (us) => ({ busyUsPerCall: us, utilisation: 0.5, categoriesUsPerCall: { GC: us }, top: [{ name: 'postMessage :0', usPerCall: us }] })
+  const result = (threads) => ({
+    machine: { cpuModel: 'test CPU', cores: 2, memoryBytes: 2 ** 30, os: 'test OS', node: 'v24', versions: {}, git: { commit: null, dirty: false } },
+    startedAt: '2026-11-27T00:00:00.000Z',
+    config: { duration: 1, connections: 10, pipelining: 1, fanout: 4, size: 64, workers: 2 },
+    runs: [{ target: 'mesh-port', ok: true, failures: [], requestsPerSec: 100, cpuProfile: { downstreamCalls: 400, windowS: 1, threads } }]
+  })
+  const entryOnly = profileReport(result({ tsfastify: thread(20) }))
+  t.match(entryOnly.intro, /in the workers of tsfastify only \(--apps/, 'the intro says who was profiled')
+  t.equal(entryOnly.sections[0].title, 'CPU per downstream call, profiled threads (tsfastify)')
+  t.same(entryOnly.sections[1].table.headers, ['category', 'tsfastify'], 'one column: the entry')
+  t.same(entryOnly.sections[0].table.rows.find((row) => row[0].startsWith('total')), ['total (profiled threads)', '20.0'])
+  const all = profileReport(result({ tsfastify: thread(20), fastify2: thread(1), node3: thread(2), type1: thread(3), type4: thread(4) }))
+  t.equal(all.sections[0].title, 'CPU per downstream call, all threads')
+  t.same(all.sections[0].table.rows.find((row) => row[0].startsWith('total')), ['total (Watt threads)', '30.0'])
+  t.match(all.intro, /in every worker/)
+  const servicesOnly = profileReport(result({ node3: thread(2) }))
+  t.notMatch(servicesOnly.sections[1].text, /Heaviest functions of the entry/, 'no entry line without the entry')
+})

@@ -57,6 +57,15 @@ t.test('a preload (the profiler\'s) goes into every application, even at one wor
   }
 })
 
+t.test('a preload for some applications only (bench:profile --apps) leaves the others unpreloaded', async (t) => {
+  const dir = t.testdir()
+  const preload = join(PROJECT_ROOT, 'bench', 'profile', 'preload.js')
+  const file = runtimeConfigFile(MESH_PORT_RUNTIME.configFile, { workers: 2, dir, preload, preloadApps: [ENTRY.name] })
+  const { mappings } = JSON.parse(readFileSync(join(PROJECT_ROOT, file), 'utf8')).autoload
+  t.same(mappings[ENTRY.name], { id: ENTRY.name, workers: 1, preload }, 'the entry is preloaded')
+  for (const s of SERVICES) t.same(mappings[s.name], { id: s.name, workers: 2 }, `${s.name} is not`)
+})
+
 const scrape = (counts) => [
   ...Object.entries(counts.requests).flatMap(([app, byWorker]) => Object.entries(byWorker).map(([w, n]) =>
     `http_request_all_summary_seconds_count{method="GET",status_code="200",applicationId="${app}",workerId="${w}"} ${n}`)),
