@@ -1,6 +1,7 @@
 // The drop-in hands a link's Pool the old-API side of the handler undici's
 // compose() wrapped, so the Pool does not wrap it back (headers parsed into an
-// object and rebuilt as Buffers on every response); other handlers go as they are.
+// object and rebuilt as Buffers on every response); a new-API handler goes with the
+// new API. Either way the link counts the call in flight until it settles, once.
 import { createRequire } from 'node:module'
 import { test } from 'tap'
 import { poolHandler } from '../../packages/channel/lib/mesh-port/pool-handler.js'
@@ -19,7 +20,9 @@ test('a WrapHandler reaches the pool as its old-API side: the raw headers pass u
   const inner = recordingHandler()
   const wrapped = WrapHandler.wrap(inner)
   t.type(wrapped.onRequestStart, 'function', 'compose hands interceptors a handler with the new API')
-  const forPool = poolHandler(wrapped)
+  const link = { inFlight: 0 }
+  const forPool = poolHandler(wrapped, link)
+  t.equal(link.inFlight, 1, 'counted in flight from dispatch')
   t.equal(forPool.onRequestStart, undefined, 'the pool sees no new API, so it does not wrap it back')
   t.equal(UnwrapHandler.unwrap(forPool), forPool, 'undici leaves it as it is')
   const raw = [Buffer.from('set-cookie'), Buffer.from('a=1'), Buffer.from('set-cookie'), Buffer.from('b=2')]
@@ -28,9 +31,12 @@ test('a WrapHandler reaches the pool as its old-API side: the raw headers pass u
   forPool.onConnect(abort, { id: 1 })
   t.equal(forPool.onHeaders(200, raw, resume, 'OK'), true)
   forPool.onData(Buffer.from('x'))
+  t.equal(link.inFlight, 1, 'still in flight while the body comes')
   forPool.onComplete(null)
+  t.equal(link.inFlight, 0, 'settled by the end of the answer')
   const failure = new Error('gone')
   forPool.onError(failure)
+  t.equal(link.inFlight, 0, 'an error after the end does not count it twice')
   t.same(inner.calls.map(([name]) => name), ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError'], 'every call, in order')
   t.equal(inner.calls[0][1], abort)
   t.equal(inner.calls[1][2], raw, 'the very raw header array, not a rebuilt one')
@@ -38,9 +44,72 @@ test('a WrapHandler reaches the pool as its old-API side: the raw headers pass u
   t.equal(inner.calls[4][1], failure)
 })
 
-test('a handler written for the new API goes to the pool unchanged', async (t) => {
-  const modern = { onRequestStart () {}, onResponseStart () {}, onResponseData () {}, onResponseEnd () {}, onResponseError () {} }
-  t.equal(poolHandler(modern), modern)
+test('a handler written for the new API reaches the pool with that API, counted until it settles', async (t) => {
+  const calls = []
+  const record = (name) => (...args) => { calls.push(name); return true }
+  const modern = { onRequestStart: record('onRequestStart'), onResponseStart: record('onResponseStart'), onResponseData: record('onResponseData'), onResponseEnd: record('onResponseEnd'), onResponseError: record('onResponseError') }
+  const link = { inFlight: 0 }
+  const forPool = poolHandler(modern, link)
+  t.type(forPool.onRequestStart, 'function', 'the pool sees the new API and unwraps it as undici means it to')
+  t.equal(forPool.onHeaders, undefined, 'and no old one')
+  forPool.onRequestStart({}, {})
+  forPool.onResponseStart({}, 200, {}, 'OK')
+  forPool.onResponseData({}, Buffer.from('x'))
+  t.equal(link.inFlight, 1)
+  forPool.onResponseError({}, new Error('reset'))
+  t.equal(link.inFlight, 0, 'an error settles it')
+  forPool.onResponseEnd({}, {})
+  t.equal(link.inFlight, 0, 'once')
+  t.same(calls, ['onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseError', 'onResponseEnd'], 'every call passes through')
+  // an upgrade settles it too (the socket is the caller's from then on)
+  const upgraded = poolHandler({ onRequestStart () {}, onRequestUpgrade () {} }, link)
+  t.equal(link.inFlight, 1)
+  upgraded.onRequestUpgrade({}, 101, {}, null)
+  t.equal(link.inFlight, 0)
+})
+
+test('a bare old-API handler gets the old-API view, counted as well', async (t) => {
   const old = recordingHandler()
-  t.equal(poolHandler(old), old, 'and so does an old-API one')
+  const link = { inFlight: 0 }
+  const forPool = poolHandler(old, link)
+  t.equal(forPool.onRequestStart, undefined)
+  forPool.onConnect(() => {}, {})
+  forPool.onError(new Error('refused'))
+  t.equal(link.inFlight, 0, 'a failed call settles')
+  t.same(old.calls.map(([name]) => name), ['onConnect', 'onError'])
+})
+
+test('over a real pool, the count follows calls that answer, fail and are aborted', async (t) => {
+  const { createServer } = await import('node:http')
+  const { once } = await import('node:events')
+  const { Pool } = await import('undici')
+  const server = createServer((req, res) => {
+    if (req.url === '/slow') return // aborted by the caller
+    res.end('ok')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const pool = new Pool(`http://127.0.0.1:${server.address().port}`, { connections: 4 })
+  t.teardown(async () => { await pool.destroy(); server.closeAllConnections(); server.close() })
+  const link = { inFlight: 0 }
+  const call = (path, signal) => new Promise((resolve) => {
+    const body = []
+    const handler = WrapHandler.wrap({
+      onConnect (abort) { signal?.addEventListener('abort', () => abort(new Error('aborted')), { once: true }) },
+      onHeaders () { return true },
+      onData (chunk) { body.push(chunk); return true },
+      onComplete () { resolve(Buffer.concat(body).toString()) },
+      onError (err) { resolve(err.message) }
+    })
+    pool.dispatch({ origin: pool.origin, path, method: 'GET' }, poolHandler(handler, link))
+  })
+  const controller = new AbortController()
+  const slow = call('/slow', controller.signal)
+  const answers = Promise.all([call('/a'), call('/b')])
+  t.equal(link.inFlight, 3, 'three dispatched, none settled')
+  t.same(await answers, ['ok', 'ok'])
+  t.equal(link.inFlight, 1, 'the answered two settled')
+  controller.abort()
+  t.equal(await slow, 'aborted')
+  t.equal(link.inFlight, 0, 'the aborted one settled')
 })

@@ -95,7 +95,7 @@ export default function createMeshPortInterceptor (options = {}) {
 function sendOver (link, opts, handler) {
   link.calls++
   link.tally.count++
-  return link.pool.dispatch(opts, poolHandler(handler))
+  return link.pool.dispatch(opts, poolHandler(handler, link))
 }
 
 /**

@@ -22,6 +22,7 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {import('undici').Pool} pool
  * @property {PortSession} session
  * @property {number} calls   requests sent over it (the share each worker got)
+ * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
  * @property {import('./metrics.js').Tally} tally
  * @property {number} heard        session.heard when last looked at
  * @property {number} callsHeard   calls when it was last heard from
@@ -310,7 +311,7 @@ export class ApplicationRoute {
   add (thread, worker, port) {
     const { application } = this
     /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, tally: tally(application, 'http-port', worker), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
+    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
     link.session = new PortSession(port, {
       application,
       // The worker exited or crashed: its in-flight requests have failed at once
@@ -385,8 +386,7 @@ const MAX_RETRIES = 10
 
 /** @param {Link} link */
 function load (link) {
-  const stats = link.pool.stats
-  return stats.running + stats.pending
+  return link.inFlight
 }
 
 /**
