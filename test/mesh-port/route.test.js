@@ -5,7 +5,7 @@
 // of SPREAD; none to a worker that owes answers and left a ping unanswered.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
+import { ApplicationRoute, HOLD_MS, HOLD_SLACK, refusal, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.
@@ -241,4 +241,28 @@ test('when every worker is stalled they are still picked, by load', async (t) =>
   const picked = route.next()
   t.ok(route.links.every((l) => l.stalled), 'both stalled')
   t.equal(picked, route.links[1], 'the less loaded of the two')
+})
+
+test('a worker that is still starting has not refused the drop-in; one without a server or a handler has', async (t) => {
+  const itcError = (message) => Object.assign(new Error('handshake failed'), { cause: new Error(message) })
+  t.same(refusal(itcError("Handler failed with error: Application with id 'two' is not started")), { refused: false, reason: "Application with id 'two' is not started" }, 'Watt\'s "not started" (a restart under way): look again, no fallback')
+  t.same(refusal(itcError('Handler failed with error: no node:http server in this worker')), { refused: true, reason: 'no node:http server in this worker' }, 'no server: the mesh')
+  t.equal(refusal(itcError('Handler not found for mesh-port')).refused, true, 'no drop-in there: the mesh')
+  t.equal(refusal(new Error('timeout')).refused, false, 'a timeout is not a refusal')
+})
+
+test('a fallback to the mesh lets the requests in flight on live workers finish: their pools close, none is destroyed', async (t) => {
+  const route = routeWith([2, 1])
+  const ends = []
+  for (const link of route.links) {
+    const l = /** @type {any} */ (link)
+    l.pool.close = async () => { ends.push(`close ${l.worker}`) }
+    l.pool.destroy = async () => { ends.push(`destroy ${l.worker}`) }
+  }
+  route.fallBack('its workers do not run the drop-in (no mesh-port handler)')
+  t.equal(route.mode, 'mesh')
+  t.same(route.links, [], 'no link takes new requests')
+  t.equal(route.next(), null)
+  await nextTurn()
+  t.same(ends.sort(), ['close 0', 'close 1'], 'each pool closes after what it has in flight')
 })
