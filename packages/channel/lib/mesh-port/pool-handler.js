@@ -73,7 +73,6 @@ class NewApiView extends Settling {
  */
 export function poolHandler (handler, link) {
   link.inFlight++
-  return /** @type {any} */ (typeof handler.onRequestStart === 'function' && !(handler.constructor?.name === 'WrapHandler' && typeof handler.onHeaders === 'function')
-    ? new NewApiView(handler, link)
-    : new OldApiView(handler, link))
+  const oldApi = handler.constructor?.name === 'WrapHandler' || typeof handler.onRequestStart !== 'function'
+  return /** @type {any} */ (oldApi ? new OldApiView(handler, link) : new NewApiView(handler, link))
 }

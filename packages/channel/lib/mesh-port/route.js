@@ -411,11 +411,12 @@ function load (link) {
 export function refusal (err) {
   const cause = /** @type {any} */ (err).cause
   const text = String(cause?.message ?? err.message)
+  const reason = text.replace(/^Handler failed with error: /, '')
   // A worker still starting (Watt asks each for its status): not yet, not no. Taken for a
   // refusal, it sent a restarting application to the mesh and failed the calls in flight
   // on its live workers (seen once in CI, in a restart through the management API).
-  if (/is not started/i.test(text)) return { refused: false, reason: text.replace(/^Handler failed with error: /, '') }
+  if (/is not started/i.test(text)) return { refused: false, reason }
   if (/handler/i.test(text) && /not found|missing|no handler/i.test(text)) return { refused: true, reason: 'its workers do not run the drop-in (no mesh-port handler)' }
-  if (/Handler failed/i.test(text)) return { refused: true, reason: text.replace(/^Handler failed with error: /, '') }
+  if (/Handler failed/i.test(text)) return { refused: true, reason }
   return { refused: false, reason: text }
 }
