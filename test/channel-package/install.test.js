@@ -1,0 +1,36 @@
+// @watt-lab/channel installed the way a user installs it: packed with npm pack,
+// installed from the tarball into a Watt app in a temp dir outside the repository
+// (its own package.json, no workspace links, the Watt packages the project pins),
+// started with `wattpm start`. The counter proves the entry's calls to a service
+// app and to a node app of 2 workers took http-port, none the mesh.
+import t from 'tap'
+import { lstatSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { checkApp, installApp, installedVersions, pinnedWattDependencies, removeApp, startApp } from '../../scripts/compat/installed-app.js'
+import { packChannel } from '../helpers/pack-channel.js'
+
+t.test('the tarball, installed in an app of its own, carries every call over http-port', async (t) => {
+  const { tarball, version } = await packChannel()
+  t.teardown(() => removeApp(join(tarball, '..')))
+  const pinned = pinnedWattDependencies()
+  const dir = await installApp({ tarball, dependencies: pinned })
+  t.teardown(() => removeApp(dir))
+
+  t.notOk(realpathSync(dir).startsWith(realpathSync(PROJECT_ROOT)), 'the app lives outside the repository')
+  const installed = join(dir, 'node_modules', '@watt-lab', 'channel')
+  t.notOk(lstatSync(installed).isSymbolicLink(), 'the package is a copy from the tarball, not a link into the workspace')
+  t.match(installedVersions(dir), { ...pinned, '@watt-lab/channel': version }, 'the project\'s Watt packages and the packed version')
+
+  const app = await startApp(dir, { logLevel: 'info' })
+  t.teardown(() => app.stop())
+  const { wrong, targets } = await checkApp(app)
+  t.same(wrong, [], 'every order answered as expected (GETs, JSON POSTs, a 404 and a 400)')
+  for (const [target, seen] of Object.entries(targets)) {
+    t.equal(seen['http-port'], seen.calls, `front→${target}: ${seen['http-port']} of ${seen.calls} calls over http-port`)
+    t.equal(seen.mesh, 0, `front→${target}: none over the mesh`)
+  }
+  // Logged when the route's handshakes complete; read after the calls, as pino writes a little later.
+  t.match(app.output(), /mesh-port: pricing over http-port \(2 workers\)/, 'both workers of pricing are linked')
+  t.notMatch(app.output(), /is not supported/, 'the drop-in found this Watt supported')
+})
