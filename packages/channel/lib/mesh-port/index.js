@@ -68,6 +68,9 @@ export default function createMeshPortInterceptor (options = {}) {
   return (dispatch) => function meshPortDispatch (opts, handler) {
     const route = opts.origin ? routeOf(opts.origin) : null
     if (route === null) return dispatch(opts, handler)
+    // Upgrades (WebSocket, CONNECT) stay on the mesh, which fails them at once: over http-port
+    // the caller got its 101 and socket, and its WebSocket then hung (test/mesh-port/gateway.test.js).
+    if (opts.upgrade || opts.method === 'CONNECT') { route.countMesh(); return dispatch(opts, handler) }
     const link = route.next()
     if (link !== null) return sendOver(link, opts, handler)
     if (route.mode === 'mesh' || route.mode === 'waiting') {
