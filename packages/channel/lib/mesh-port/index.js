@@ -10,6 +10,7 @@ import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
 import { poolHandler } from './pool-handler.js'
 import { ApplicationRoute } from './route.js'
+import { checkSupport, standAside } from './support.js'
 import { WorkerDirectory } from './workers.js'
 
 const MESH_DOMAIN = '.plt.local'
@@ -33,6 +34,8 @@ let directory = null
  * @returns {import('undici').Dispatcher.DispatcherComposeInterceptor}
  */
 export default function createMeshPortInterceptor (options = {}) {
+  const support = checkSupport()
+  if (!support.supported) return standAside(support, workerLog())
   const { connections = 32, window, pool = {}, exclude = [] } = options ?? {}
   if (!Number.isInteger(connections) || connections < 1) throw new TypeError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
   if (!Array.isArray(exclude)) throw new TypeError('mesh-port: "exclude" must be an array of application ids')
