@@ -33,16 +33,17 @@ export function pinnedWattDependencies () {
 
 /**
  * Copies the template to a new temp dir and installs it with the tarball.
- * @param {{ tarball: string, dependencies: Record<string, string>, lockfile?: string }} options
- *   dependencies: the Watt packages; lockfile: a package-lock.json that pins their whole tree
+ * @param {{ tarball: string, dependencies: Record<string, string>, overrides?: Record<string, string>, lockfile?: string }} options
+ *   dependencies: the Watt packages; overrides: npm overrides a release needs to start at all;
+ *   lockfile: a package-lock.json that pins their whole tree
  * @returns {Promise<string>} the app's directory (the caller removes it: removeApp)
  */
-export async function installApp ({ tarball, dependencies, lockfile }) {
+export async function installApp ({ tarball, dependencies, overrides, lockfile }) {
   const dir = mkdtempSync(join(tmpdir(), 'channel-app-'))
   try {
     cpSync(APP_TEMPLATE, dir, { recursive: true })
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, dependencies }, null, 2) + '\n')
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...manifest, dependencies, ...(overrides && { overrides }) }, null, 2) + '\n')
     if (lockfile) copyFileSync(lockfile, join(dir, 'package-lock.json'))
     // --prefix: under `npm run`, npm's own environment must not point the install elsewhere.
     const [cmd, args] = npmCommand()
