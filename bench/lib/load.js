@@ -27,7 +27,10 @@ import { assertLoopbackUrl } from './loopback.js'
  * pipelining 1: a response is matched to its request per connection.
  * @typedef {object} RotatingPaths
  * @property {string[]} paths                                    paths with query, e.g. /a/b?x=1
- * @property {(path: string, body: string) => string | null} check  null when right, else what is wrong
+ * @property {(path: string, body: string, sent?: string) => string | null} check  null when right, else what is wrong;
+ *   `sent` is the JSON body a write sent
+ * @property {(path: string) => { method: string, body: string }} [write]  a write instead of a GET: its method and
+ *   JSON body, built afresh for every request (e.g. each order with its own reference)
  */
 
 /**
@@ -140,7 +143,7 @@ async function oneAnswer (url) {
  * @param {RotatingPaths} rotate
  * @param {{ pipelining: number, workers: number, expectBody?: string }} options
  */
-function rotatingRequests ({ paths, check }, { pipelining, workers, expectBody }) {
+function rotatingRequests ({ paths, check, write }, { pipelining, workers, expectBody }) {
   if (paths.length === 0) throw new Error('rotate needs at least one path')
   if (pipelining !== 1) throw new Error('rotating paths needs pipelining 1 (responses are matched to requests per connection)')
   if (workers > 0 || expectBody !== undefined) throw new Error('rotating paths cannot be combined with workers or expectBody')
@@ -151,11 +154,14 @@ function rotatingRequests ({ paths, check }, { pipelining, workers, expectBody }
     setupRequest (/** @type {any} */ request, /** @type {any} */ context) {
       const path = paths[next++ % paths.length]
       context.path = path
-      return { ...request, path }
+      if (!write) return { ...request, path }
+      const { method, body } = write(path)
+      context.sent = body
+      return { ...request, path, method, body, headers: { ...request.headers, 'content-type': 'application/json' } }
     },
     onResponse (/** @type {number} */ status, /** @type {string} */ body, /** @type {any} */ context) {
       if (status < 200 || status > 299) return // counted as non-2xx already
-      const wrong = check(context.path, body)
+      const wrong = check(context.path, body, context.sent)
       if (wrong === null) return
       mismatches.count++
       if (mismatches.samples.length < 3) mismatches.samples.push(`${context.path}: ${wrong}`)
