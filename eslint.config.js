@@ -2,5 +2,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**']
+  ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**', 'packages/channel/types/**']
 })

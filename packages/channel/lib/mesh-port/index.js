@@ -121,10 +121,21 @@ function applicationIds () {
 }
 
 /**
+ * One target application in meshPortStats().
+ * @typedef {object} MeshPortTargetStats
+ * @property {string} path  'http-port', 'mesh' (refused: see reason), 'waiting' (no worker started yet) or 'unknown' (not looked at yet)
+ * @property {string} reason  why the target is on the mesh ('' otherwise)
+ * @property {number} meshCalls  requests this thread left to the mesh
+ * @property {{ worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[]} workers  one link per target worker: requests over it, passed over now as silent, how often it was
+ */
+
+/** @typedef {Record<string, MeshPortTargetStats>} MeshPortStats  by target application id */
+
+/**
  * What this thread's drop-in did so far, per target application: the path it
  * takes now, why it falls back if it does, requests over the mesh and per worker
  * (with whether it is passed over now as silent, and how often it was).
- * @returns {Record<string, { path: string, reason: string, meshCalls: number, workers: { worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[] }>}
+ * @returns {MeshPortStats}
  */
 export function meshPortStats () {
   /** @type {ReturnType<typeof meshPortStats>} */
