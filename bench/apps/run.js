@@ -1,0 +1,67 @@
+// @ts-check
+// The apps suite: apps shaped like real Watt projects (a gateway composing a
+// db and services, writes through a service chain, a node:http BFF), each on
+// Watt's mesh (ipc), the mesh-port drop-in and loopback TCP, chosen by the
+// app's config file alone; every answer checked against the seeded rows,
+// rounds interleaved, ratios to ipc paired per round.
+//   npm run bench:apps                                  defaults (≤ 6 min)
+//   npm run bench:apps -- --apps catalog --duration 10 --rounds 3
+import { runSuiteCommand } from '../lib/driver.js'
+import { seededDatabases } from './database.js'
+import { CATEGORY_COUNT, DATASET_SEED, PRODUCT_COUNT } from './dataset.js'
+import { measureRoute } from './measure.js'
+import { APPS, BASELINE_PATH, byApp, casesFrom, FLAGS } from './plan.js'
+import { appsReport } from './report.js'
+import { startAppRuntimes, stopAll } from './runtimes.js'
+
+/** Rough seconds to start an app's three runtimes side by side, spread over its cases, for the progress estimate only. */
+const STARTS_PER_CASE_S = 3
+
+runSuiteCommand({
+  name: 'apps',
+  command: 'node bench/apps/run.js',
+  description: 'Apps shaped like real Watt projects (gateway + db + services, writes, a node:http BFF) over Watt\'s mesh, the mesh-port drop-in and loopback TCP; every answer checked against the seeded data.',
+  flags: FLAGS,
+  plan: (flags) => ({
+    cases: casesFrom(flags),
+    rounds: flags.rounds,
+    secondsPerCase: flags.duration + flags.warmup + 1 + STARTS_PER_CASE_S,
+    phaseOf: byApp,
+    ...(flags.paths.includes(BASELINE_PATH) && flags.paths.length > 1 ? { baseline: BASELINE_PATH } : {}),
+    config: {
+      dataset: { seed: DATASET_SEED, categories: CATEGORY_COUNT, products: PRODUCT_COUNT },
+      apps: Object.fromEntries(Object.entries(APPS).filter(([app]) => flags.apps.includes(app)).map(([app, { about }]) => [app, about]))
+    }
+  }),
+  setup: async (flags) => {
+    const databases = seededDatabases()
+    process.once('exit', databases.remove) // also after Ctrl-C, which exits from the runner
+    /** @type {{ key: string, runtimes: Map<string, import('./runtimes.js').AppRuntime> } | null} */
+    let current = null
+    /** @type {import('./measure.js').AppsContext} */
+    const apps = {
+      wrong: new Set(flags.wrongExpectation ?? []),
+      // an app's runtimes start at its first case and stop when the next app's phase begins
+      runtimeFor: async (kase) => {
+        const key = byApp(kase)
+        if (current?.key !== key) {
+          if (current) await stopAll(current.runtimes)
+          current = null
+          const runtimes = await startAppRuntimes({ app: kase.app, paths: flags.paths, readyPaths: APPS[kase.app].ready, dbFile: databases.copy })
+          current = { key, runtimes }
+          process.stderr.write(`started ${kase.app} on ${[...runtimes.values()].map((r) => `${r.path} (pid ${r.pid})`).join(', ')}\n`)
+        }
+        return /** @type {import('./runtimes.js').AppRuntime} */ (current.runtimes.get(kase.path))
+      }
+    }
+    return {
+      apps,
+      stop: async () => {
+        if (current) await stopAll(current.runtimes)
+        databases.remove()
+      }
+    }
+  },
+  measure: (kase, { round, progress, flags, context }) => measureRoute(/** @type {import('./plan.js').AppCase} */ (kase), { round, progress, flags, context: context.apps }),
+  report: appsReport
+})
