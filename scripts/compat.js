@@ -9,7 +9,7 @@
 // Exit 1 when a release fails: a wrong answer, an app that does not start, or a
 // call that did not take http-port.
 import Table from 'cli-table3'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
 import { parseFlags, runMain } from '../bench/lib/cli.js'
 import { machineInfo } from '../bench/lib/machine.js'
@@ -49,7 +49,7 @@ runMain(async () => {
   }
 
   const failed = results.filter((r) => r.result !== 'pass')
-  const out = writeResult(join(PROJECT_ROOT, flags.out), {
+  const out = writeResult(resolve(PROJECT_ROOT, flags.out), {
     schema: 'watt-transport-lab/compat@1',
     suite: 'compat',
     startedAt: startedAt.toISOString(),
@@ -118,7 +118,7 @@ function firstCause (message) {
 
 /** @param {{ release: string, result: string, reason: string, calls?: Record<string, { calls: number, 'http-port': number, mesh: number }> }[]} results */
 function renderTable (results) {
-  const table = new Table({ head: ['Watt release', 'result', 'calls over http-port', 'over the mesh', 'reason'], wordWrap: true, colWidths: [14, 8, 22, 15, 50] })
+  const table = new Table({ head: ['Watt release', 'result', 'calls over http-port', 'over the mesh', 'reason'], wordWrap: true, colWidths: [14, 8, 22, 15, 50], style: { head: [], border: [] } })
   for (const r of results) {
     const calls = Object.values(r.calls ?? {})
     const sum = (/** @type {'calls' | 'http-port' | 'mesh'} */ key) => calls.reduce((n, c) => n + c[key], 0)
