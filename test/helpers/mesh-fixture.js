@@ -59,25 +59,33 @@ export async function startFixture (t, mode, { apps, watch = false } = {}) {
     return /** @type {any} */ (await answer.body.json())
   }
 
-  /** The drop-in's counter, from Watt's metrics endpoint: `${target} ${path} ${targetWorker}` → count. */
-  async function counted () {
+  /**
+   * One of the drop-in's counters, from Watt's metrics endpoint, summed over the labels named.
+   * @param {string} metric
+   * @param {string[]} keys
+   */
+  async function summed (metric, keys) {
     const answer = await request(`http://127.0.0.1:${metrics}/metrics`)
     const text = await answer.body.text()
     /** @type {Record<string, number>} */
     const out = {}
     for (const line of text.split('\n')) {
-      if (!line.startsWith('watt_lab_mesh_port_requests_total{')) continue
+      if (!line.startsWith(`${metric}{`)) continue
       const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
-      const key = `${labels.target} ${labels.path} ${labels.targetWorker}`
+      const key = keys.map((k) => labels[k]).join(' ')
       out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1))
     }
     return out
   }
+  /** The requests counter: `${target} ${path} ${targetWorker}` → count. */
+  const counted = () => summed('watt_lab_mesh_port_requests_total', ['target', 'path', 'targetWorker'])
+  /** The retries counter: `${target} ${reason}` → count. */
+  const retried = () => summed('watt_lab_mesh_port_retries_total', ['target', 'reason'])
 
   /** The folder an app runs from (with `watch`, a copy that the test may edit). @param {string} app */
   const appDir = (app) => join(copy ?? FIXTURE, 'web', app)
 
-  return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted, appDir }
+  return { ...runtime, plainPort: plain, metricsPort: metrics, call, stats, counted, retried, appDir }
 }
 
 /**

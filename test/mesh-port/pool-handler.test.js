@@ -27,7 +27,8 @@ test('a WrapHandler reaches the pool as its old-API side: the raw headers pass u
   t.equal(UnwrapHandler.unwrap(forPool), forPool, 'undici leaves it as it is')
   const raw = [Buffer.from('set-cookie'), Buffer.from('a=1'), Buffer.from('set-cookie'), Buffer.from('b=2')]
   const resume = () => {}
-  const abort = () => {}
+  let aborted = 0
+  const abort = () => { aborted++ }
   forPool.onConnect(abort, { id: 1 })
   t.equal(forPool.onHeaders(200, raw, resume, 'OK'), true)
   forPool.onData(Buffer.from('x'))
@@ -38,7 +39,8 @@ test('a WrapHandler reaches the pool as its old-API side: the raw headers pass u
   forPool.onError(failure)
   t.equal(link.inFlight, 0, 'an error after the end does not count it twice')
   t.same(inner.calls.map(([name]) => name), ['onConnect', 'onHeaders', 'onData', 'onComplete', 'onError'], 'every call, in order')
-  t.equal(inner.calls[0][1], abort)
+  inner.calls[0][1]()
+  t.equal(aborted, 1, "the caller's abort reaches the attempt under way")
   t.equal(inner.calls[1][2], raw, 'the very raw header array, not a rebuilt one')
   t.equal(inner.calls[1][3], resume)
   t.equal(inner.calls[4][1], failure)
@@ -112,4 +114,37 @@ test('over a real pool, the count follows calls that answer, fail and are aborte
   controller.abort()
   t.equal(await slow, 'aborted')
   t.equal(link.inFlight, 0, 'the aborted one settled')
+})
+
+test('an error before any answer may send the request again: the caller sees one request, counted on the new link', async (t) => {
+  const inner = recordingHandler()
+  const first = { inFlight: 0 }
+  const second = { inFlight: 0 }
+  const view = /** @type {any} */ (poolHandler(WrapHandler.wrap(inner), first))
+  /** @type {Error[]} */
+  const offered = []
+  view.again = (/** @type {Error} */ err) => { offered.push(err); view.again = null; view.moveTo(second); return true }
+  let abortedFirst = 0
+  let abortedSecond = 0
+  view.onConnect(() => { abortedFirst++ }, {})
+  const lost = new Error('worker gone')
+  view.onError(lost)
+  t.same(offered, [lost], 'the error went to again(), not to the caller')
+  t.same([first.inFlight, second.inFlight], [0, 1], 'counted on the new link from then on')
+  view.onConnect(() => { abortedSecond++ }, {})
+  t.same(inner.calls.map(([name]) => name), ['onConnect'], 'the caller was connected once')
+  inner.calls[0][1]()
+  t.same([abortedFirst, abortedSecond], [0, 1], "the caller's abort reaches the second attempt")
+  view.onHeaders(200, [], () => {}, 'OK')
+  view.onComplete(null)
+  t.same(inner.calls.map(([name]) => name), ['onConnect', 'onHeaders', 'onComplete'])
+  t.equal(second.inFlight, 0, 'settled')
+
+  const late = /** @type {any} */ (poolHandler(WrapHandler.wrap(recordingHandler()), first))
+  let asked = 0
+  late.again = () => { asked++; return true }
+  late.onConnect(() => {}, {})
+  late.onHeaders(200, [], () => {}, 'OK')
+  late.onError(new Error('gone mid-answer'))
+  t.equal(asked, 0, 'once the answer began, an error goes to the caller')
 })

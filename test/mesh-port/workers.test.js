@@ -1,6 +1,6 @@
 // An application with two workers behind the drop-in: a hung worker gets no new
-// requests once its slice is over, a crash fails only that worker's in-flight requests (at once, naming
-// the application) while the other keeps answering, and the links follow the
+// requests once its slice is over, a crash sends that worker's in-flight GETs to the
+// other worker and fails its POSTs (at once, naming the application), and the links follow the
 // replacement workers, also after a restart through Watt's management API and
 // after a hot reload (Watt's `watch`).
 import { appendFileSync } from 'node:fs'
@@ -109,39 +109,41 @@ test('a hung worker gets no new requests once its slice is over; the other answe
   t.ok(answers.every((a) => a.at < blockedAt), 'all while it was hung (before its blocked call returned)')
 })
 
-test('a crash fails only that worker\'s in-flight requests, at once, naming the application', async (t) => {
+test('a crash: its in-flight GETs go to the other worker once, its POSTs fail at once, naming the application', async (t) => {
   const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
   await fixture.call('http://two.plt.local', '/whoami')
   const threads = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
   t.equal(threads.size, 2, 'both workers linked')
-  // Four slow calls spread two per worker (fewest in flight), then one that kills its worker.
+  // Four slow calls spread two per worker (fewest in flight): a GET and a POST on each.
   // One slice apart: within a slice one worker keeps the requests (route.js).
   const slow = []
-  for (let i = 0; i < 4; i++) {
+  for (const method of ['GET', 'GET', 'POST', 'POST']) {
     const sent = await sentToTwo(fixture)
-    slow.push(fixture.call('http://two.plt.local', '/slow?ms=6000', { timeout: 60_000 }))
+    slow.push(fixture.call('http://two.plt.local', '/slow?ms=6000', { method, timeout: 60_000, ...(method === 'POST' ? { body: 'order', headers: { 'content-type': 'text/plain' } } : {}) }).then((answer) => ({ method, answer, at: Date.now() })))
     await untilSent(fixture, sent, 1)
     await sleep(HOLD_MS + 1)
   }
+  const before = await fixture.retried()
+  // A POST crashes its worker (a GET would be sent again, and crash the other one too).
   const started = Date.now()
-  const exit = await fixture.call('http://two.plt.local', '/exit', { timeout: 60_000 })
-  const results = await Promise.all(slow.map((p) => p.then((answer) => ({ answer, at: Date.now() - started }))))
+  const exit = await fixture.call('http://two.plt.local', '/exit', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' }, timeout: 60_000 })
+  const results = await Promise.all(slow)
   t.equal(exit.status, 502, 'the request that crashed its worker fails')
   const error = JSON.parse(exit.text).error
   t.equal(error.application, 'two', 'naming the application')
   t.equal(error.code, 'closed')
   t.match(error.message, /^two: /)
   const failed = results.filter((r) => r.answer.status !== 200)
+  t.same(failed.map((r) => r.method), ['POST'], "only the crashed worker's POST fails")
+  t.equal(JSON.parse(failed[0].answer.text).error.application, 'two')
+  const firstAnswer = Math.min(...results.filter((r) => r.answer.status === 200).map((r) => r.at))
+  t.ok(failed[0].at < firstAnswer, `at once (${failed[0].at - started} ms), before the 6 s answers`)
   const answered = results.filter((r) => r.answer.status === 200)
-  t.equal(failed.length, 2, 'the crashed worker\'s two slow calls fail')
-  t.equal(answered.length, 2, 'the other worker\'s two answer')
-  const firstAnswer = Math.min(...answered.map((r) => r.at))
-  for (const { answer, at } of failed) {
-    t.equal(JSON.parse(answer.text).error.application, 'two')
-    t.ok(at < firstAnswer, `at once (${at} ms), before the other worker's 6 s answers (${firstAnswer} ms)`)
-  }
+  t.same(answered.map((r) => r.method).sort(), ['GET', 'GET', 'POST'], "the crashed worker's GET was sent again and answered")
   const survivor = who(answered[0].answer).thread
-  t.equal(who(answered[1].answer).thread, survivor, 'both answers from the one surviving worker')
+  t.ok(answered.every((r) => who(r.answer).thread === survivor), 'all three answers from the one surviving worker')
+  const after = await fixture.retried()
+  t.equal((after['two crashed'] ?? 0) - (before['two crashed'] ?? 0), 1, 'one request sent again, counted as crashed')
   // Meanwhile and after, every call answers; Watt restarts the crashed worker and it is linked again.
   for (let i = 0; i < 5; i++) t.equal((await fixture.call('http://two.plt.local', '/whoami')).status, 200, 'the other worker keeps answering')
   const crashed = [...threads].find((thread) => thread !== survivor)

@@ -9,11 +9,19 @@
 // answer pairs never cost a credit frame.
 import { Duplex } from 'node:stream'
 import { ChannelError } from '../errors.js'
-import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from './session.js'
+import { FIN, FRAME_BYTES, OPEN, REFUSED, RESET, STRING_LIMIT } from './session.js'
 
 export const DEFAULT_WINDOW = 1024 * 1024
 /** How long a stopping worker keeps a connection its caller has not ended (see destroy). */
 export const DRAIN_MS = 2000
+/**
+ * A caller keeps (by reference: latin1 strings, no copy) what it wrote since it last
+ * heard from the peer, up to this many bytes: the request a stopping worker may refuse,
+ * sent again on another worker's connection. A larger request cannot move.
+ */
+export const REPLAY_BYTES = 64 * 1024
+/** Moves one request may make (refused by one stopping worker, then another). */
+const MAX_MOVES = 3
 
 /**
  * @typedef {object} PortSocketOptions
@@ -66,6 +74,14 @@ export class PortSocket extends Duplex {
     /** @type {NodeJS.Timeout | undefined} */
     this.drainTimer = undefined
     this.timeout = 0
+    /** Caller side: what was written since the peer last sent data (null: too much, or not kept). */
+    /** @type {string[] | null} */
+    this.unheard = side === 'client' ? [] : null
+    this.unheardBytes = 0
+    /** Caller side: times the current request moved to another worker. */
+    this.moves = 0
+    /** Callee side: bytes came in since this side last sent any (a request under way). */
+    this.receivedSinceSent = false
     session.add(id, this)
   }
 
@@ -86,6 +102,8 @@ export class PortSocket extends Duplex {
       this.pushWaiting()
     } else if (payload === RESET) {
       this.destroy(this.resetError('reset by the peer'))
+    } else if (payload === REFUSED && this.side === 'client') {
+      this.move('refused')
     } else if (typeof payload === 'number') {
       if (!Number.isSafeInteger(payload) || payload <= 0 || this.credit + payload > this.window) return this.protocolError(`bad credit ${payload}`)
       this.credit += payload
@@ -99,6 +117,14 @@ export class PortSocket extends Duplex {
   onData (data) {
     const length = data.length
     if (this.finReceived) return this.protocolError('data after the end of the stream')
+    if (this.side === 'client') {
+      this.unheard = []
+      this.unheardBytes = 0
+      this.moves = 0
+    } else {
+      if (this.session.draining && this.session.refuseWhenDraining && !this.receivedSinceSent && !(/** @type {any} */ (this))._httpMessage) return this.refuse()
+      this.receivedSinceSent = true
+    }
     if (this.unreturned + length > this.window) return this.protocolError(`peer sent ${this.unreturned + length} bytes on a ${this.window}-byte window`)
     this.unreturned += length
     this.bytesRead += length
@@ -254,9 +280,13 @@ export class PortSocket extends Duplex {
       this.credit -= size
       this.bytesWritten += size
       total -= size
+      this.receivedSinceSent = false
       if (size <= STRING_LIMIT) {
-        this.session.send(this.id, takeLatin1(chunks, size))
+        const text = takeLatin1(chunks, size)
+        this.session.send(this.id, text)
+        this.keep(text)
       } else {
+        this.unheard = null
         const buffer = this.session.frameBuffer()
         const out = new Uint8Array(buffer, 0, size)
         takeBytes(chunks, out)
@@ -285,6 +315,62 @@ export class PortSocket extends Duplex {
     }
     if (this.drainTimer) clearTimeout(this.drainTimer)
     return super.destroy(err ?? undefined)
+  }
+
+  /**
+   * Caller side: keeps a string sent since the peer last spoke, while the total fits REPLAY_BYTES.
+   * @param {string} text
+   */
+  keep (text) {
+    const unheard = this.unheard
+    if (unheard === null) return
+    if (this.unheardBytes + text.length > Math.min(REPLAY_BYTES, this.window)) {
+      this.unheard = null
+      return
+    }
+    unheard.push(text)
+    this.unheardBytes += text.length
+  }
+
+  /**
+   * Callee side, while its worker stops: a request that begins now is not given to a
+   * server that would not serve it (a closing Fastify answers it 503); the caller is
+   * told, and may send it to another worker. The connection ends here without a FIN.
+   */
+  refuse () {
+    this.finSent = true
+    this.session.send(this.id, REFUSED)
+    this.session.flush()
+    super.destroy()
+  }
+
+  /**
+   * Caller side: a stopping worker did not serve the current request (any method): it
+   * moves, with its connection, to another worker of the application, sent again.
+   * undici sees one socket throughout.
+   * @param {'refused'} why
+   */
+  move (why) {
+    const from = this.session
+    const unheard = this.unheard
+    const fail = () => this.destroy(new ChannelError(this.application, 'closed', `worker stopping: the request was refused and ${unheard === null ? `is larger than ${REPLAY_BYTES} bytes, so it could not move` : 'no other worker could take it'}`))
+    if (unheard === null || this.finSent || this.moves >= MAX_MOVES || !from.relocate) return fail()
+    this.moves++
+    // Detached now: nothing more from the old worker reaches this connection.
+    from.remove(this.id)
+    this.credit = 0
+    from.relocate(why).then((to) => {
+      if (this.destroyed) return
+      if (to === null || to.closed) return fail()
+      this.session = to
+      this.id = to.nextId++
+      to.send(this.id, OPEN)
+      to.add(this.id, this)
+      this.credit = this.window - this.unheardBytes
+      this.unreturned = 0
+      for (const text of unheard) to.send(this.id, text)
+      this.sendBlocked()
+    }, fail)
   }
 
   /** @param {(err?: Error | null) => void} callback */

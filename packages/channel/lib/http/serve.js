@@ -5,7 +5,7 @@
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
 import { PortSocket } from './port-socket.js'
-import { PortSession, RESET } from './session.js'
+import { PortSession, REFUSED } from './session.js'
 
 /**
  * Serves http-port connections with `server`. One server per application
@@ -44,20 +44,24 @@ export function serverOpen (server) {
  * @param {import('node:http').Server} server
  * @param {import('node:worker_threads').MessagePort} port
  * @param {unknown} meta  the caller's handshake meta ({ caller })
- * @param {{ window?: number }} [options]
+ * @param {{ window?: number, refuseWhenDraining?: boolean }} [options]  refuseWhenDraining: once the
+ *   worker stops (GOAWAY sent), requests that begin are refused (the caller sends them to
+ *   another worker) rather than given to a server that would not serve them (a closing Fastify)
  */
-export function acceptConnections (server, port, meta, { window } = {}) {
+export function acceptConnections (server, port, meta, { window, refuseWhenDraining = false } = {}) {
   serverOpen(server)
   const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
   // The session keeps the thread alive only while a connection is open, as sockets do.
   const session = new PortSession(port, {
     application: caller,
     onOpen (id) {
-      // A closed server takes no new connections, as a closed listener.
-      if (!serverOpen(server)) return session.send(id, RESET)
+      // A closed server (or one that would refuse) takes no new connection: the caller
+      // may move it to another worker (REFUSED: nothing was served on it).
+      if ((session.draining && session.refuseWhenDraining) || !serverOpen(server)) return session.send(id, REFUSED)
       server.emit('connection', new PortSocket(session, id, { application: caller, side: 'server', window }))
     }
   })
+  session.refuseWhenDraining = refuseWhenDraining
   return session
 }
 

@@ -20,6 +20,9 @@
 //               new connection; those open finish (HTTP/2's GOAWAY, for the drop-in)
 //   PING, PONG  (connection id 0) "answer if your event loop runs", and the answer:
 //               the drop-in asks a worker that went silent (route.js)
+//   REFUSED     (callee to caller) a request that began after GOAWAY was not given to
+//               the server: the caller may send it to another worker (HTTP/2's
+//               REFUSED_STREAM; port-socket.js moves the connection)
 // A closed port (crash, stop, restart, terminate) resets every connection on it.
 import { ChannelError } from '../errors.js'
 
@@ -29,6 +32,7 @@ export const OPEN = -3
 export const GOAWAY = -4
 export const PING = -5
 export const PONG = -6
+export const REFUSED = -7
 /**
  * Above this, data travels as a transferred buffer. A string is copied four times
  * (toString, clone, unclone, Buffer.from), twice onto a V8 heap where it waits for a
@@ -57,6 +61,12 @@ export const FRAME_BYTES = 64 * 1024
  * @property {number} window  bytes it may have in flight per direction
  */
 
+/**
+ * Another live session of the same application for a connection to move to (null: none),
+ * told why: 'refused' (a stopping worker did not take the request) or 'crashed'.
+ * @typedef {(why: 'refused' | 'crashed') => Promise<PortSession | null>} Relocate
+ */
+
 let liveConnections = 0
 
 /** @param {number} window */
@@ -70,15 +80,17 @@ export function openConnections () {
 export class PortSession {
   /**
    * @param {import('node:worker_threads').MessagePort} port
-   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void, onGoAway?: () => void }} options
-   *   onOpen: callee side, a caller opened connection `id`; onGoAway: caller side, the callee is stopping
+   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void, onGoAway?: () => void, relocate?: Relocate }} options
+   *   onOpen: callee side, a caller opened connection `id`; onGoAway: caller side, the callee is stopping;
+   *   relocate: caller side, where a connection whose request this worker did not serve may go instead
    */
-  constructor (port, { application, onOpen, onClose, onGoAway }) {
+  constructor (port, { application, onOpen, onClose, onGoAway, relocate }) {
     this.port = port
     this.application = application
     this.onOpen = onOpen
     this.onClose = onClose
     this.onGoAway = onGoAway
+    this.relocate = relocate
     /** @type {Map<number, SessionSocket>} */
     this.sockets = new Map()
     this.nextId = 1
@@ -105,6 +117,8 @@ export class PortSession {
     this.heard = 0
     /** Callee side: GOAWAY sent, the worker is stopping (port-socket.js keeps connections for late requests). */
     this.draining = false
+    /** Callee side: while draining, refuse requests that begin (serve.js) */
+    this.refuseWhenDraining = false
     this.referenced = true
     /** connections that want the thread kept alive */
     this.refs = 0

@@ -8,7 +8,8 @@
 import { workerData } from 'node:worker_threads'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
-import { poolHandler } from './pool-handler.js'
+import { ChannelError } from '../errors.js'
+import { OldApiView, poolHandler } from './pool-handler.js'
 import { ApplicationRoute } from './route.js'
 import { checkSupport, standAside } from './support.js'
 import { WorkerDirectory } from './workers.js'
@@ -21,6 +22,7 @@ const MESH_DOMAIN = '.plt.local'
  * @property {number} [window]       flow-control window per connection and direction, bytes
  * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  other undici Pool options (timeouts, keep-alive)
  * @property {string[]} [exclude]    applications always left to the mesh
+ * @property {boolean} [retry]        send a GET, HEAD or OPTIONS without a body whose worker died before answering to another worker, once; default true
  */
 
 /** @type {Map<string, ApplicationRoute>} */
@@ -36,9 +38,10 @@ let directory = null
 export default function createMeshPortInterceptor (options = {}) {
   const support = checkSupport()
   if (!support.supported) return standAside(support, workerLog())
-  const { connections = 32, window, pool = {}, exclude = [] } = options ?? {}
+  const { connections = 32, window, pool = {}, exclude = [], retry = true } = options ?? {}
   if (!Number.isInteger(connections) || connections < 1) throw new TypeError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
   if (!Array.isArray(exclude)) throw new TypeError('mesh-port: "exclude" must be an array of application ids')
+  if (typeof retry !== 'boolean') throw new TypeError(`mesh-port: "retry" must be true or false, not ${JSON.stringify(retry)}`)
   const log = workerLog()
   installCallee({ window, log })
 
@@ -75,7 +78,7 @@ export default function createMeshPortInterceptor (options = {}) {
     // the caller got its 101 and socket, and its WebSocket then hung (test/mesh-port/gateway.test.js).
     if (opts.upgrade || opts.method === 'CONNECT') { route.countMesh(); return dispatch(opts, handler) }
     const link = route.next()
-    if (link !== null) return sendOver(link, opts, handler)
+    if (link !== null) return sendOver(link, opts, handler, retry ? route : null)
     if (route.mode === 'mesh' || route.mode === 'waiting') {
       route.countMesh()
       return dispatch(opts, handler)
@@ -85,7 +88,7 @@ export default function createMeshPortInterceptor (options = {}) {
     // real HTTP any more: light-my-request rewires Express's request prototypes.)
     route.refresh().then(() => {
       const linked = route.next()
-      if (linked !== null) return sendOver(linked, opts, handler)
+      if (linked !== null) return sendOver(linked, opts, handler, retry ? route : null)
       route.countMesh()
       dispatch(opts, handler)
     }).catch((err) => failHandler(handler, err))
@@ -97,11 +100,40 @@ export default function createMeshPortInterceptor (options = {}) {
  * @param {import('./route.js').Link} link
  * @param {import('undici').Dispatcher.DispatchOptions} opts
  * @param {any} handler
+ * @param {ApplicationRoute | null} [route]  to send the request again through if its worker dies first
  */
-function sendOver (link, opts, handler) {
+function sendOver (link, opts, handler, route = null) {
   link.calls++
   link.tally.count++
-  return link.pool.dispatch(opts, poolHandler(handler, link))
+  const view = poolHandler(handler, link)
+  if (route !== null && view instanceof OldApiView && idempotent(opts)) view.again = (err) => sendAgain(route, link, opts, view, err)
+  return link.pool.dispatch(opts, /** @type {any} */ (view))
+}
+
+/**
+ * A request whose worker died before any byte of its answer arrived goes, once, to
+ * another live worker: only GET, HEAD and OPTIONS without a body (the caller's
+ * `retry: false` turns it off).
+ * @param {ApplicationRoute} route
+ * @param {import('./route.js').Link} from
+ * @param {import('undici').Dispatcher.DispatchOptions} opts
+ * @param {import('./pool-handler.js').OldApiView} view
+ * @param {Error} err
+ */
+function sendAgain (route, from, opts, view, err) {
+  view.again = null
+  if (!(err instanceof ChannelError) || err.code !== 'closed') return false
+  const to = route.other(from)
+  if (to === null) return false
+  route.retried('crashed', from, to)
+  view.moveTo(to)
+  to.pool.dispatch(opts, /** @type {any} */ (view))
+  return true
+}
+
+/** @param {import('undici').Dispatcher.DispatchOptions} opts */
+function idempotent (opts) {
+  return (opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS') && opts.body == null && !opts.upgrade
 }
 
 /**

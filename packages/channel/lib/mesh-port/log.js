@@ -1,13 +1,15 @@
 // @ts-check
 // The worker's logger (Watt's pino, with the application's name), or stderr
-// outside Watt. Route decisions are logged at info: PLT_LOG_LEVEL=info shows them.
+// outside Watt. Route decisions are logged at info: PLT_LOG_LEVEL=info shows them;
+// each request sent again to another worker at debug.
 
-/** @typedef {{ info: (msg: string) => void, warn: (msg: string) => void }} Log */
+/** @typedef {{ debug: (msg: string) => void, info: (msg: string) => void, warn: (msg: string) => void }} Log */
 
 /** @returns {Log} */
 export function workerLog () {
   const logger = () => /** @type {any} */ (globalThis).platformatic?.logger
   return {
+    debug: (msg) => logger()?.debug(msg),
     info: (msg) => logger()?.info(msg),
     warn: (msg) => { const l = logger(); if (l) l.warn(msg); else process.emitWarning(msg) }
   }

@@ -9,6 +9,8 @@
 // the caller thread about 0.4 µs per call (label hashing and validation; profiled).
 
 export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
+/** Requests sent again to another worker: `reason` 'refused' (a stopping worker did not take it) or 'crashed'. */
+export const RETRIES_METRIC = 'watt_lab_mesh_port_retries_total'
 
 /** @typedef {{ count: number }} Tally */
 
@@ -16,7 +18,7 @@ export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
  * @typedef {object} TallyEntry
  * @property {number} count
  * @property {number} reported  the part of count the counter has taken
- * @property {{ target: string, path: string, targetWorker: string }} labels
+ * @property {Record<string, string>} labels
  */
 
 /**
@@ -25,6 +27,8 @@ export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
  * @type {Map<string, TallyEntry>}
  */
 const entries = /** @type {any} */ (globalThis)[Symbol.for('watt-lab.mesh-port.tallies')] ??= new Map()
+/** @type {Map<string, TallyEntry>} the same for retries, labelled { target, reason } */
+const retries = /** @type {any} */ (globalThis)[Symbol.for('watt-lab.mesh-port.retries')] ??= new Map()
 
 let registered = false
 
@@ -48,20 +52,51 @@ export function tally (target, path, worker) {
   return entry
 }
 
-/** Registers the counter once the worker's registry exists; false outside Watt (tried again later). */
+/**
+ * The tally of requests to `target` sent again to another worker, by reason.
+ * @param {string} target
+ * @param {'refused' | 'crashed'} reason
+ * @returns {Tally}
+ */
+export function retryTally (target, reason) {
+  if (!registered) registered = register()
+  const key = `${target}\n${reason}`
+  let entry = retries.get(key)
+  if (!entry) {
+    entry = { count: 0, reported: 0, labels: { target, reason } }
+    retries.set(key, entry)
+  }
+  return entry
+}
+
+/** Registers the counters once the worker's registry exists; false outside Watt (tried again later). */
 function register () {
   const prometheus = /** @type {any} */ (globalThis).platformatic?.prometheus
   if (!prometheus?.client || !prometheus?.registry) return false
-  if (prometheus.registry.getSingleMetric(REQUESTS_METRIC)) return true
+  counter(prometheus, REQUESTS_METRIC, 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback)', ['target', 'path', 'targetWorker'], entries)
+  counter(prometheus, RETRIES_METRIC, 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)', ['target', 'reason'], retries)
+  return true
+}
+
+/**
+ * A counter that takes the tallies' new counts when it is read.
+ * @param {any} prometheus
+ * @param {string} name
+ * @param {string} help
+ * @param {string[]} labelNames
+ * @param {Map<string, TallyEntry>} tallies
+ */
+function counter (prometheus, name, help, labelNames, tallies) {
+  if (prometheus.registry.getSingleMetric(name)) return
   // eslint-disable-next-line no-new
   new prometheus.client.Counter({
-    name: REQUESTS_METRIC,
-    help: 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback)',
-    labelNames: ['target', 'path', 'targetWorker'],
+    name,
+    help,
+    labelNames,
     registers: [prometheus.registry],
     /** @this {any} */
     collect () {
-      for (const entry of entries.values()) {
+      for (const entry of tallies.values()) {
         const delta = entry.count - entry.reported
         if (delta === 0) continue
         this.inc(entry.labels, delta)
@@ -69,5 +104,4 @@ function register () {
       }
     }
   })
-  return true
 }

@@ -27,23 +27,60 @@ class Settling {
     this.open = false
     this.link.inFlight--
   }
+
+  /**
+   * Counted against another link from now on (the request is sent again there).
+   * @param {Counted} link
+   */
+  moveTo (link) {
+    this.settle()
+    this.link = link
+    this.open = true
+    link.inFlight++
+  }
 }
 
-/** The old-API side of a WrapHandler: every method passes straight through. */
+/**
+ * The old-API side of a WrapHandler: every method passes straight through. An error
+ * before any byte of the answer may be taken by `again` (index.js: the request is
+ * sent again on another worker); the caller's handler then sees one request.
+ */
 class OldApiView extends Settling {
+  /** @param {any} handler @param {Counted} link */
+  constructor (handler, link) {
+    super(handler, link)
+    /** @type {((err: Error) => boolean) | null} */
+    this.again = null
+    this.answered = false
+    this.connected = false
+    /** @type {(reason?: Error) => void} */
+    this.abort = () => {}
+  }
+
   /** @param {(reason?: Error) => void} abort @param {object} context */
-  onConnect (abort, context) { return this.handler.onConnect(abort, context) }
-  onResponseStarted () { return this.handler.onResponseStarted() }
+  onConnect (abort, context) {
+    this.abort = abort
+    if (this.connected) return
+    this.connected = true
+    // The caller's abort reaches whichever attempt is under way.
+    return this.handler.onConnect((/** @type {Error | undefined} */ reason) => this.abort(reason), context)
+  }
+
+  onResponseStarted () { this.answered = true; return this.handler.onResponseStarted?.() }
   /** @param {number} statusCode @param {Buffer[]} rawHeaders @param {() => void} resume @param {string} statusMessage */
-  onHeaders (statusCode, rawHeaders, resume, statusMessage) { return this.handler.onHeaders(statusCode, rawHeaders, resume, statusMessage) }
+  onHeaders (statusCode, rawHeaders, resume, statusMessage) { this.answered = true; return this.handler.onHeaders(statusCode, rawHeaders, resume, statusMessage) }
   /** @param {number} statusCode @param {Buffer[]} rawHeaders @param {import('node:net').Socket} socket */
-  onUpgrade (statusCode, rawHeaders, socket) { this.settle(); return this.handler.onUpgrade(statusCode, rawHeaders, socket) }
+  onUpgrade (statusCode, rawHeaders, socket) { this.answered = true; this.settle(); return this.handler.onUpgrade(statusCode, rawHeaders, socket) }
   /** @param {Buffer} chunk */
   onData (chunk) { return this.handler.onData(chunk) }
   /** @param {Buffer[] | null} rawTrailers */
   onComplete (rawTrailers) { this.settle(); return this.handler.onComplete(rawTrailers) }
   /** @param {Error} err */
-  onError (err) { this.settle(); return this.handler.onError(err) }
+  onError (err) {
+    if (!this.answered && this.again !== null && this.again(err)) return
+    this.settle()
+    return this.handler.onError(err)
+  }
 }
 
 /** A handler of the new API, as it is (the Pool unwraps it as undici means it to be). */
@@ -69,10 +106,12 @@ class NewApiView extends Settling {
  * it; one that came here bare would get the old-API view too.)
  * @param {any} handler
  * @param {Counted} link
- * @returns {import('undici').Dispatcher.DispatchHandler}  (either API: undici's type names the new one)
+ * @returns {OldApiView | NewApiView}  (a DispatchHandler of either API)
  */
 export function poolHandler (handler, link) {
   link.inFlight++
   const oldApi = handler.constructor?.name === 'WrapHandler' || typeof handler.onRequestStart !== 'function'
-  return /** @type {any} */ (oldApi ? new OldApiView(handler, link) : new NewApiView(handler, link))
+  return oldApi ? new OldApiView(handler, link) : new NewApiView(handler, link)
 }
+
+export { OldApiView }

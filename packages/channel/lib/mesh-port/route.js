@@ -12,7 +12,7 @@ import { ChannelError } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
 import { MESH_PORT_KIND, STOPPING } from './callee.js'
-import { tally } from './metrics.js'
+import { retryTally, tally } from './metrics.js'
 import { handshakeWorker } from './worker-handshake.js'
 
 /**
@@ -318,7 +318,9 @@ export class ApplicationRoute {
       // (ChannelError 'closed'); no new one goes there.
       onClose: () => this.drop(link, 'its port closed'),
       // The worker is stopping: no new request goes there, those in flight finish.
-      onGoAway: () => this.retire(link)
+      onGoAway: () => this.retire(link),
+      // A request the stopping worker refused goes to another one.
+      relocate: (why) => this.relocate(link, why)
     })
     const session = link.session
     link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
@@ -370,6 +372,56 @@ export class ApplicationRoute {
     return true
   }
 
+  /**
+   * The session of a live worker other than `from`'s for a request to move to, once
+   * one is linked (a restart starts the new worker first, but this thread may not have
+   * linked it yet): null after RELOCATE_WAIT_MS without one.
+   * @param {Link} from
+   * @param {'refused' | 'crashed'} why
+   * @returns {Promise<PortSession | null>}
+   */
+  async relocate (from, why) {
+    const deadline = performance.now() + RELOCATE_WAIT_MS
+    while (true) {
+      const to = this.other(from)
+      if (to !== null) {
+        this.retried(why, from, to)
+        return to.session
+      }
+      if (performance.now() >= deadline || this.mode === 'mesh') return null
+      await Promise.race([this.refresh(), new Promise((resolve) => setTimeout(resolve, 20))])
+    }
+  }
+
+  /**
+   * A live worker's link other than `from`, the least loaded (null: none now).
+   * @param {Link} from
+   * @returns {Link | null}
+   */
+  other (from) {
+    /** @type {Link | null} */
+    let best = null
+    for (const link of this.links) {
+      if (link === from || link.session.closed || link.stalled) continue
+      if (best === null || load(link) < load(best)) best = link
+    }
+    return best
+  }
+
+  /**
+   * Counts and logs (debug) a request sent again to another worker: as a request over
+   * `to` (each attempt counts where it was sent) and as a retry.
+   * @param {'refused' | 'crashed'} why
+   * @param {Link} from
+   * @param {Link} to
+   */
+  retried (why, from, to) {
+    to.calls++
+    to.tally.count++
+    retryTally(this.application, why).count++
+    this.options.log.debug(`mesh-port: ${this.application}: a request ${why === 'refused' ? 'refused by stopping' : 'unanswered by crashed'} worker ${from.worker} sent again to worker ${to.worker}`)
+  }
+
   /** @param {string} reason */
   fallBack (reason) {
     // The linked workers are alive: what is in flight on them finishes there, new requests take the mesh.
@@ -396,6 +448,9 @@ export class ApplicationRoute {
 
 /** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
 const MAX_RETRIES = 10
+
+/** How long a request waits for another live worker to move to before it fails. */
+export const RELOCATE_WAIT_MS = 2000
 
 /** @param {Link} link */
 function load (link) {

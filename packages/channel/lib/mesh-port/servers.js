@@ -67,6 +67,15 @@ export async function whenServing (server) {
 }
 
 /**
+ * Whether a Fastify app serves `server`: once it closes, it answers every request that
+ * begins on a kept connection 503 (return503OnClosing), where node:http serves it.
+ * @param {http.Server} server
+ */
+export function servedByFastify (server) {
+  return fastifyOf.has(server)
+}
+
+/**
  * The one HTTP server of this worker, or why there is none to serve http-port with.
  * @returns {{ server: http.Server, reason?: undefined } | { server?: undefined, reason: string }}
  */
