@@ -15,17 +15,17 @@ let derived = 0
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in'} mode
- * @param {{ apps?: string[], watch?: boolean }} [options]  `apps`: only these apps beside
+ * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number> }} [options]  `apps`: only these apps beside
  *   the front (each app is a worker to start: the whole fixture costs a loaded box some
  *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
- *   the test may edit (`appDir`)
+ *   the test may edit (`appDir`); `workers`: workers per app, where not one
  */
-export async function startFixture (t, mode, { apps, watch = false } = {}) {
+export async function startFixture (t, mode, { apps, watch = false, workers } = {}) {
   const [port, metrics, plain] = await freePorts(3)
   let configFile = join(FIXTURE, mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json')
   const keep = apps ? ['front', ...apps] : readdirSync(join(FIXTURE, 'web'))
   const copy = watch ? copyFixture(keep) : undefined
-  if (apps || copy) configFile = withOnly(configFile, keep, copy)
+  if (apps || copy || workers) configFile = withOnly(configFile, keep, copy, workers)
   const runtime = await startRuntime({
     env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
     reuse: false,
@@ -36,7 +36,7 @@ export async function startFixture (t, mode, { apps, watch = false } = {}) {
     // A failed test shows what the drop-in decided and why.
     if (!t.passing()) t.comment(runtime.output().split('\n').filter((line) => line.includes('mesh-port')).join('\n'))
     await runtime.stop()
-    if (apps || copy) rmSync(configFile, { force: true })
+    if (apps || copy || workers) rmSync(configFile, { force: true })
     if (copy) rmSync(copy, { recursive: true, force: true })
   })
 
@@ -94,14 +94,17 @@ export async function startFixture (t, mode, { apps, watch = false } = {}) {
  * @param {string} file
  * @param {string[]} keep
  * @param {string} [root]
+ * @param {Record<string, number>} [workers]
  */
-function withOnly (file, keep, root) {
+function withOnly (file, keep, root, workers = {}) {
   const config = JSON.parse(readFileSync(file, 'utf8'))
   const web = join(root ?? FIXTURE, 'web')
   const all = readdirSync(join(FIXTURE, 'web'))
   const unknown = keep.filter((app) => !all.includes(app))
   if (unknown.length > 0) throw new Error(`no fixture app ${unknown.join(', ')}`)
-  config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)) }
+  const mappings = { ...config.autoload.mappings }
+  for (const [app, count] of Object.entries(workers)) mappings[app] = { ...mappings[app], id: app, workers: count }
+  config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)), mappings }
   if (root) config.watch = true
   mkdirSync(DERIVED, { recursive: true })
   const out = join(DERIVED, `${process.pid}-${++derived}.json`)
