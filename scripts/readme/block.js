@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
 import { resultsBlock } from './results-block.js'
 
@@ -36,6 +37,13 @@ export const BLOCKS = {
       parsers: { path: 'results/published/parsers.json', suite: 'parser-speed' }
     },
     render: (results) => dataBlock(/** @type {{ data: any }} */ (results))
+  },
+  compat: {
+    file: join(PROJECT_ROOT, 'packages/channel/README.md'),
+    sources: {
+      compat: { path: 'results/published/compat.json', suite: 'compat', required: true }
+    },
+    render: (results) => compatBlock(results.compat)
   }
 }
 
