@@ -33,7 +33,7 @@ const ROUTES = Object.entries(APPS).flatMap(([app, { routes }]) => routes.map((r
 export const FLAGS = {
   duration: { type: 'integer', default: 4, min: 1, max: 600, help: 'seconds measured per run' },
   warmup: { type: 'integer', default: 1, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
-  'first-warmup': { type: 'integer', default: 4, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (each isolate on the path compiles the route then)' },
+  'first-warmup': { type: 'integer', default: 3, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (each isolate on the path compiles the route then)' },
   rounds: { type: 'integer', default: 2, min: 1, max: 50, help: 'interleaved rounds (ipc, mesh-port, tcp, ipc, …); each app runs all its rounds before the next' },
   profiles: { type: 'list', default: ['latency'], choices: Object.keys(PROFILES), help: 'latency = c10, busy = c50' },
   apps: { type: 'list', default: Object.keys(APPS), choices: Object.keys(APPS), help: 'which apps' },

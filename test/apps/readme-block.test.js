@@ -1,0 +1,74 @@
+// The README's apps block follows the data: a row per route measured with
+// each path's req/s and the paired ratios, FAILED (never a number) for a path
+// that failed, a sentence per shape measured and none for a shape that was
+// not, the targets with their verdicts; and a placeholder that says how to
+// publish while no result is.
+import t from 'tap'
+import { appsBlock, appsPlaceholder } from '../../scripts/readme/apps-block.js'
+
+/** A small synthetic apps result: the shape npm run bench:apps writes. */
+function fakeResult ({ routes = ['catalog/list', 'catalog/join', 'orders/checkout'], failed = [] } = {}) {
+  const rps = { ipc: 1000, 'mesh-port': 3000, tcp: 2000 }
+  const runs = []
+  const summary = {}
+  for (const profile of routes) {
+    summary[profile] = {}
+    const [app, route] = profile.split('/')
+    for (const path of Object.keys(rps)) {
+      const ok = !failed.includes(`${profile}:${path}`)
+      for (const round of [1, 2]) {
+        runs.push({
+          profile,
+          target: path,
+          app,
+          route,
+          path,
+          round,
+          connections: 10,
+          ok,
+          failures: ok ? [] : ['3 body mismatches'],
+          requestsPerSec: ok ? rps[path] * (round === 1 ? 1 : 1.1) : null,
+          latencyMs: { p50: 2, p99: path === 'ipc' ? 20 : 6 },
+          resources: { cpuMicrosPerRequest: path === 'ipc' ? 900 : 300, rssAfterBytes: 3e8 },
+          ...(app === 'orders' ? { writes: { lost: 0, duplicated: 0, acknowledged: 500 } } : {})
+        })
+      }
+      summary[profile][path] = ok
+        ? { failed: false, rounds: 2, requestsPerSec: { median: rps[path] * 1.05, min: rps[path], max: rps[path] * 1.1, n: 2 } }
+        : { failed: true, rounds: 2, failures: ['3 body mismatches'] }
+    }
+  }
+  return {
+    suite: 'apps',
+    source: 'results/fake-apps.json',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    machine: { cpuModel: 'Test CPU', cores: 2, versions: { wattpm: '3.67.0' }, git: { commit: 'abcdef123456', dirty: false } },
+    config: { rounds: 2, duration: 4, warmup: 1, firstWarmup: 3, dataset: { seed: 44, categories: 100, products: 20000 } },
+    runs,
+    summary
+  }
+}
+
+t.test('a row per route, ratios paired per round, sentences from the figures', async (t) => {
+  const block = appsBlock({ apps: fakeResult() })
+  t.match(block, '| `catalog/list` | 1,050 | 3,150 | 3.00× | 2,100 | 1.50× | 20 / 6 / 6 | 900 / 300 / 300 |')
+  t.match(block, /gateway` in front of `@platformatic\/db` and a service\*\* \(catalog\): the drop-in served 3\.00× the mesh's requests on the db's list route/)
+  t.match(block, /\*\*Writes\*\* \(orders\): the drop-in served 3\.00× on a checkout/)
+  t.match(block, /0 of 3,000 acknowledged orders were lost or written twice/)
+  t.notMatch(block, /backend-for-frontend/, 'no sentence for a shape not measured')
+  t.match(block, /catalog, gateway → db list route: mesh-port ÷ ipc \(target ≥ 2\.5×\): 3\.00× \(rounds 3\.00–3\.00\): met\./)
+  t.match(block, /failed checks \(target 0 in every run\): 0 failed run\(s\) of 18: met\./)
+  t.equal(appsBlock({ apps: fakeResult() }), block, 'same input, same bytes')
+})
+
+t.test('a failed path is FAILED, and no ratio or sentence is made from it', async (t) => {
+  const block = appsBlock({ apps: fakeResult({ failed: ['catalog/list:mesh-port', 'catalog/list:mesh-port'] }) })
+  t.match(block, '| `catalog/list` | 1,050 | FAILED | – | 2,100 | – |')
+  t.notMatch(block, /on the db's list route/)
+  t.match(block, /catalog, gateway → db list route: mesh-port ÷ ipc \(target ≥ 2\.5×\): not measured\./)
+  t.match(block, /failed checks \(target 0 in every run\): 2 failed run\(s\) of 18: missed\./)
+})
+
+t.test('before a result is published, the block says how to make one', async (t) => {
+  t.match(appsPlaceholder('results/published/apps.json'), /npm run bench:apps -- --out results\/apps\.json.*npm run readme -- --apps results\/apps\.json.*results\/published\/apps\.json/)
+})
