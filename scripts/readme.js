@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, join, relative, resolve } from 'node:path'
 import { parseFlags, runMain, UsageError } from '../bench/lib/cli.js'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
-import { BLOCKS, projectRelative, renderBlock, replaceBlock, sourcesOf } from './readme/block.js'
+import { BLOCKS, hasBlock, projectRelative, renderBlock, replaceBlock, sourcesOf } from './readme/block.js'
 
 /** flag → the block and role whose published path the named file is copied to, and its help */
 const PUBLISH_FLAGS = /** @type {const} */ ({
@@ -18,7 +18,8 @@ const PUBLISH_FLAGS = /** @type {const} */ ({
   profile: { block: 'results', role: 'profile', what: 'a profile result (npm run bench:profile)' },
   data: { block: 'data', role: 'data', what: 'a data result (npm run bench:data)' },
   'data-large': { block: 'data', role: 'large', what: 'a data result at a large size (npm run bench:data -- --large-size 2GB)' },
-  parsers: { block: 'data', role: 'parsers', what: 'a parser-speed result (bench/data/parser-speed.js --out)' }
+  parsers: { block: 'data', role: 'parsers', what: 'a parser-speed result (bench/data/parser-speed.js --out)' },
+  apps: { block: 'apps', role: 'apps', what: 'an apps result (npm run bench:apps)' }
 })
 
 runMain(async () => {
@@ -33,13 +34,20 @@ runMain(async () => {
   /** @type {Record<string, string>} */
   const texts = {}
   for (const [name, block] of Object.entries(BLOCKS)) {
-    texts[name] = readFileSync(block.file, 'utf8')
-    sources[name] = sourcesOf(texts[name], name)
+    const text = readFileSync(block.file, 'utf8')
+    // a block not placed yet (no markers in its file) is skipped, and said so
+    if (block.optional && !hasBlock(text, name)) {
+      process.stdout.write(`${relative(PROJECT_ROOT, block.file)} has no ${name} block yet (<!-- ${name}:start --> … <!-- ${name}:end -->): skipped\n`)
+      continue
+    }
+    texts[name] = text
+    sources[name] = sourcesOf(text, name)
   }
   for (const [flag, { block: name, role }] of Object.entries(PUBLISH_FLAGS)) {
     const camel = flag.replace(/-(\w)/g, (_, c) => c.toUpperCase())
     const given = flags[camel]
     if (!given) continue
+    if (!sources[name]) throw new UsageError(`--${flag}: ${relative(PROJECT_ROOT, BLOCKS[name].file)} has no ${name} block to write it into yet`)
     if (flags.check) throw new UsageError('--check compares only; publish without it')
     const from = resolve(given)
     if (!existsSync(from)) throw new UsageError(`--${flag}: no such file ${given}`)
@@ -53,8 +61,11 @@ runMain(async () => {
 
   let drift = 0
   for (const [name, block] of Object.entries(BLOCKS)) {
+    if (!sources[name]) continue
     const file = relative(PROJECT_ROOT, block.file)
     const from = Object.values(sources[name]).join(' and ')
+    // README.md holds two blocks: each is written into the file as the one before left it
+    if (!flags.check) texts[name] = readFileSync(block.file, 'utf8')
     const next = replaceBlock(texts[name], renderBlock(sources[name], name), name)
     if (flags.check) {
       if (next === texts[name]) process.stdout.write(`${file} ${name} block is up to date\n`)

@@ -2,9 +2,10 @@
 // The generated blocks of the READMEs: each between a start marker that names
 // the result files it was written from and an end marker. Reading, rendering,
 // replacing; one mechanism for every block (BLOCKS).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { appsBlock, appsPlaceholder } from './apps-block.js'
 import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
 import { resultsBlock } from './results-block.js'
@@ -17,6 +18,8 @@ export const README = join(PROJECT_ROOT, 'README.md')
  * @property {Record<string, { path: string, suite: string, required?: boolean }>} sources
  *   what the block is written from: a role, its default (published) path and the suite of its result
  * @property {(results: Record<string, any>) => string} render  the block's text from the results by role
+ * @property {boolean} [optional]     a file without the block's markers is left alone (a block not placed yet)
+ * @property {(path: string) => string} [placeholder]  the text while its required result is not published yet
  */
 
 /** @type {Record<string, BlockSpec>} */
@@ -44,6 +47,15 @@ export const BLOCKS = {
       compat: { path: 'results/published/compat.json', suite: 'compat', required: true }
     },
     render: (results) => compatBlock(results.compat)
+  },
+  apps: {
+    file: README,
+    optional: true,
+    sources: {
+      apps: { path: 'results/published/apps.json', suite: 'apps', required: true }
+    },
+    render: (results) => appsBlock(/** @type {{ apps: any }} */ (results)),
+    placeholder: appsPlaceholder
   }
 }
 
@@ -58,6 +70,15 @@ function spec (name) {
 const startMarker = (name) => new RegExp(`<!-- ${name}:start(?<sources>[^>]*)-->\\n`)
 /** @param {string} name */
 const endMarker = (name) => `<!-- ${name}:end -->`
+
+/**
+ * Whether the file holds the block's start marker.
+ * @param {string} text
+ * @param {string} name
+ */
+export function hasBlock (text, name) {
+  return startMarker(name).test(text)
+}
 
 /**
  * The block's sources as named in its start marker (project-relative paths).
@@ -93,6 +114,9 @@ export function renderBlock (sources, name = 'results') {
   const block = spec(name)
   /** @type {Record<string, any>} */
   const results = {}
+  const named = Object.entries(sources).map(([role, path]) => `${role}=${path}`).join(' ')
+  const unpublished = Object.entries(sources).find(([role, path]) => block.sources[role]?.required && !existsSync(join(PROJECT_ROOT, path)))
+  if (unpublished && block.placeholder) return `<!-- ${name}:start ${named} (written by npm run readme: edit scripts/readme/, not here) -->\n${block.placeholder(unpublished[1])}${endMarker(name)}`
   for (const [role, path] of Object.entries(sources)) {
     const expected = block.sources[role]?.suite
     if (!expected) throw new Error(`the ${name} block has no source called ${role}`)
@@ -100,7 +124,6 @@ export function renderBlock (sources, name = 'results') {
     if (result.suite !== expected) throw new Error(`${path} is a ${result.suite} result, not ${expected}`)
     results[role] = result
   }
-  const named = Object.entries(sources).map(([role, path]) => `${role}=${path}`).join(' ')
   return `<!-- ${name}:start ${named} (written by npm run readme: edit scripts/readme/, not here) -->\n${block.render(results)}${endMarker(name)}`
 }
 
