@@ -2,9 +2,14 @@
 // each path's req/s and the paired ratios, FAILED (never a number) for a path
 // that failed, a sentence per shape measured and none for a shape that was
 // not, the targets with their verdicts; and a placeholder that says how to
-// publish while no result is.
+// publish while no result is. npm run readme writes it between its markers in
+// README.md once they are placed, and leaves a README without them alone.
 import t from 'tap'
+import { writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { appsBlock, appsPlaceholder } from '../../scripts/readme/apps-block.js'
+import { BLOCKS, hasBlock, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
 
 /** A small synthetic apps result: the shape npm run bench:apps writes. */
 function fakeResult ({ routes = ['catalog/list', 'catalog/join', 'orders/checkout'], failed = [] } = {}) {
@@ -71,4 +76,25 @@ t.test('a failed path is FAILED, and no ratio or sentence is made from it', asyn
 
 t.test('before a result is published, the block says how to make one', async (t) => {
   t.match(appsPlaceholder('results/published/apps.json'), /npm run bench:apps -- --out results\/apps\.json.*npm run readme -- --apps results\/apps\.json.*results\/published\/apps\.json/)
+})
+
+t.test('npm run readme: the apps block between its markers, from the named file or the placeholder', async (t) => {
+  t.equal(BLOCKS.apps.optional, true, 'a README without the markers is left alone')
+  const readme = '# Lab\n\n<!-- apps:start -->\nold\n<!-- apps:end -->\n\nafter\n'
+  t.ok(hasBlock(readme, 'apps'))
+  t.notOk(hasBlock('# Lab\n', 'apps'))
+  t.same(sourcesOf(readme, 'apps'), { apps: 'results/published/apps.json' }, 'the published file by default')
+
+  const missing = renderBlock({ apps: 'results/published/no-such-apps.json' }, 'apps')
+  t.match(missing, /^<!-- apps:start apps=results\/published\/no-such-apps\.json \(written by npm run readme/)
+  t.match(missing, /No apps figures are published yet/)
+
+  const file = join(t.testdir(), 'apps.json')
+  writeFileSync(file, JSON.stringify(fakeResult()))
+  const block = renderBlock({ apps: relative(PROJECT_ROOT, file) }, 'apps')
+  t.match(block, /\| `catalog\/list` \| 1,050 \| 3,150 \| 3\.00× \|/)
+  const written = replaceBlock(readme, block, 'apps')
+  t.match(written, /^# Lab\n\n<!-- apps:start apps=/)
+  t.match(written, /<!-- apps:end -->\n\nafter\n$/)
+  t.equal(replaceBlock(written, block, 'apps'), written, 'writing it again changes nothing')
 })
