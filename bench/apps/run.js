@@ -17,6 +17,15 @@ import { startAppRuntimes, stopAll } from './runtimes.js'
 /** Rough seconds to start an app's three runtimes side by side, spread over its cases, for the progress estimate only. */
 const STARTS_PER_CASE_S = 3
 
+/** @param {import('./runtimes.js').AppRuntime} runtime */
+function isAlive (runtime) {
+  try {
+    return runtime.pid !== null && process.kill(runtime.pid, 0)
+  } catch {
+    return false
+  }
+}
+
 runSuiteCommand({
   name: 'apps',
   command: 'node bench/apps/run.js',
@@ -33,7 +42,7 @@ runSuiteCommand({
       apps: Object.fromEntries(Object.entries(APPS).filter(([app]) => flags.apps.includes(app)).map(([app, { about }]) => [app, about]))
     }
   }),
-  setup: async (flags) => {
+  setup: async (flags, plan) => {
     const databases = seededDatabases()
     process.once('exit', databases.remove) // also after Ctrl-C, which exits from the runner
     /** @type {{ key: string, runtimes: Map<string, import('./runtimes.js').AppRuntime> } | null} */
@@ -51,16 +60,27 @@ runSuiteCommand({
           current = { key, runtimes }
           process.stderr.write(`started ${kase.app} on ${[...runtimes.values()].map((r) => `${r.path} (pid ${r.pid})`).join(', ')}\n`)
         }
-        return /** @type {import('./runtimes.js').AppRuntime} */ (current.runtimes.get(kase.path))
+        const runtime = /** @type {import('./runtimes.js').AppRuntime} */ (current.runtimes.get(kase.path))
+        if (isAlive(runtime)) return runtime
+        // a runtime that died (e.g. the better-sqlite3 abort, runtimes.js) fails its run; the next run gets a new one
+        process.stderr.write(`${kase.app} on ${kase.path}: the runtime (pid ${runtime.pid}) is gone; starting a new one\n`)
+        const [fresh] = (await startAppRuntimes({ app: kase.app, paths: [kase.path], readyPaths: APPS[kase.app].ready, dbFile: databases.copy })).values()
+        current.runtimes.set(kase.path, fresh)
+        return fresh
       }
     }
-    return {
-      apps,
-      stop: async () => {
-        if (current) await stopAll(current.runtimes)
-        databases.remove()
-      }
+    const stop = async () => {
+      if (current) await stopAll(current.runtimes)
+      databases.remove()
     }
+    try {
+      // the first app's runtimes before the driver's wait for a quiet machine, so that they settle in it
+      await apps.runtimeFor(/** @type {import('./plan.js').AppCase} */ (plan.cases[0]))
+    } catch (err) {
+      await stop()
+      throw err
+    }
+    return { apps, stop }
   },
   measure: (kase, { round, progress, flags, context }) => measureRoute(/** @type {import('./plan.js').AppCase} */ (kase), { round, progress, flags, context: context.apps }),
   report: appsReport
