@@ -13,6 +13,7 @@ import { measureRoute } from './measure.js'
 import { APPS, BASELINE_PATH, byApp, casesFrom, FLAGS } from './plan.js'
 import { appsReport } from './report.js'
 import { startAppRuntimes, stopAll } from './runtimes.js'
+import { targetVerdicts } from './targets.js'
 
 /** Rough seconds to start an app's three runtimes side by side, spread over its cases, for the progress estimate only. */
 const STARTS_PER_CASE_S = 3
@@ -36,6 +37,7 @@ runSuiteCommand({
     rounds: flags.rounds,
     secondsPerCase: flags.duration + flags.warmup + 1 + STARTS_PER_CASE_S,
     phaseOf: byApp,
+    extraPackages: ['@platformatic/gateway', '@platformatic/db', '@platformatic/service', '@platformatic/node', 'better-sqlite3'],
     ...(flags.paths.includes(BASELINE_PATH) && flags.paths.length > 1 ? { baseline: BASELINE_PATH } : {}),
     config: {
       dataset: { seed: DATASET_SEED, categories: CATEGORY_COUNT, products: PRODUCT_COUNT },
@@ -81,6 +83,10 @@ runSuiteCommand({
       throw err
     }
     return { apps, stop }
+  },
+  // under the closing table: the issue's targets, from this run
+  afterRuns: (result) => {
+    process.stdout.write(`targets:\n${targetVerdicts(result).map((v) => `  ${v.met == null ? '-' : v.met ? '✓' : '✗'} ${v.label} (target ${v.goal}): ${v.measured}`).join('\n')}\n`)
   },
   measure: (kase, { round, progress, flags, context }) => measureRoute(/** @type {import('./plan.js').AppCase} */ (kase), { round, progress, flags, context: context.apps }),
   report: appsReport
