@@ -7,7 +7,8 @@ import { request } from 'undici'
 /**
  * @typedef {{ cpuSeconds: number, elu: number, heapUsedBytes: number }} AppMetrics
  * @typedef {Record<string, Record<string, number>>} PerWorker  application → workerId → count
- * @typedef {{ mesh: number, httpPort: Record<string, number> }} MeshPortCounts  requests to one target by path
+ * @typedef {{ mesh: number, httpPort: Record<string, number>, retried: Record<string, number> }} MeshPortCounts
+ *   requests to one target by path, and those the drop-in sent again by reason (crashed, refused)
  * @typedef {{ apps: Record<string, AppMetrics>, rssBytes: number, requests: PerWorker, meshPort: Record<string, MeshPortCounts> }} Snapshot
  *   requests: HTTP requests each worker's server answered since the previous scrape (Watt's
  *   http_request_all_summary_seconds resets on every scrape, measured on 3.67);
@@ -16,6 +17,7 @@ import { request } from 'undici'
 
 /** The mesh-port drop-in's counter (packages/channel/lib/mesh-port/metrics.js). */
 export const MESH_PORT_METRIC = 'watt_lab_mesh_port_requests_total'
+export const MESH_PORT_RETRIES_METRIC = 'watt_lab_mesh_port_retries_total'
 
 /**
  * @param {string} metricsUrl  e.g. http://127.0.0.1:9090
@@ -56,12 +58,18 @@ export function parsePrometheus (text) {
     if (name === 'process_resident_memory_bytes') { rssBytes = value; continue }
     if (name === MESH_PORT_METRIC) {
       const target = label(labels, 'target') ?? '?'
-      const counts = (meshPort[target] ??= { mesh: 0, httpPort: {} })
+      const counts = (meshPort[target] ??= { mesh: 0, httpPort: {}, retried: {} })
       if (label(labels, 'path') === 'mesh') counts.mesh += value
       else {
         const worker = label(labels, 'targetWorker') ?? '?'
         counts.httpPort[worker] = (counts.httpPort[worker] ?? 0) + value
       }
+      continue
+    }
+    if (name === MESH_PORT_RETRIES_METRIC) {
+      const counts = (meshPort[label(labels, 'target') ?? '?'] ??= { mesh: 0, httpPort: {}, retried: {} })
+      const reason = label(labels, 'reason') ?? '?'
+      counts.retried[reason] = (counts.retried[reason] ?? 0) + value
       continue
     }
     const id = /applicationId="([^"]*)"/.exec(labels)?.[1]
@@ -111,8 +119,8 @@ export function requestDelta (before, after) {
   const meshPort = {}
   for (const [target, end] of Object.entries(after.meshPort ?? {})) {
     const start = before.meshPort?.[target]
-    const httpPort = Object.fromEntries(Object.entries(end.httpPort).map(([worker, n]) => [worker, Math.max(0, n - (start?.httpPort[worker] ?? 0))]))
-    meshPort[target] = { mesh: Math.max(0, end.mesh - (start?.mesh ?? 0)), httpPort }
+    const since = (/** @type {Record<string, number>} */ now, /** @type {Record<string, number> | undefined} */ then) => Object.fromEntries(Object.entries(now).map(([key, n]) => [key, Math.max(0, n - (then?.[key] ?? 0))]))
+    meshPort[target] = { mesh: Math.max(0, end.mesh - (start?.mesh ?? 0)), httpPort: since(end.httpPort, start?.httpPort), retried: since(end.retried ?? {}, start?.retried) }
   }
   return { requests: after.requests ?? {}, meshPort }
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { parsePrometheus, resourceDelta } from '../../bench/lib/metrics.js'
+import { parsePrometheus, requestDelta, resourceDelta } from '../../bench/lib/metrics.js'
 
 const scrape = (cpuA, cpuB, rss) => `# HELP thread_cpu_seconds_total x
 # TYPE thread_cpu_seconds_total counter
@@ -30,4 +30,17 @@ t.test('resourceDelta is the CPU spent during the run and RSS on both sides', as
   t.equal(delta.totalCpuSeconds, 4.5)
   t.equal(delta.rssBeforeBytes, 700e6)
   t.equal(delta.rssAfterBytes, 800e6)
+})
+
+t.test('the drop-in\'s counters: requests by target, path and worker, and those sent again by reason', async (t) => {
+  const text = (n) => `watt_lab_mesh_port_requests_total{target="node3",path="http-port",targetWorker="0",applicationId="tsfastify",workerId="0"} ${n}
+watt_lab_mesh_port_requests_total{target="node3",path="mesh",targetWorker="",applicationId="tsfastify",workerId="0"} 2
+watt_lab_mesh_port_retries_total{target="node3",reason="crashed",applicationId="tsfastify",workerId="0"} ${n / 10}
+watt_lab_mesh_port_retries_total{target="node3",reason="crashed",applicationId="tsfastify",workerId="1"} 1
+watt_lab_mesh_port_retries_total{target="node3",reason="refused",applicationId="tsfastify",workerId="0"} 3
+`
+  const before = parsePrometheus(text(10))
+  t.same(before.meshPort.node3, { mesh: 2, httpPort: { 0: 10 }, retried: { crashed: 2, refused: 3 } }, 'summed over calling workers')
+  const delta = requestDelta(before, parsePrometheus(text(50)))
+  t.same(delta.meshPort.node3, { mesh: 0, httpPort: { 0: 40 }, retried: { crashed: 4, refused: 0 } }, 'what happened between the two readings')
 })

@@ -138,3 +138,14 @@ t.test('a hang of one worker of two holds the other to a share of the load once 
   t.equal(otherWorkerFloor(WORKER_FAULTS.crash, { ratePerS: 4157, faultMs: 1200, callTimeoutMs: 3000 }), null, 'a crash: only "some calls"')
   t.equal(otherWorkerFloor(WORKER_FAULTS.restart, { ratePerS: 4157, faultMs: 1500, callTimeoutMs: 3000 }), null, 'a restart: only "some calls"')
 })
+
+t.test('the worker faults include restarts after a crash, during a hang and back to back, each lossless, and the full check runs them', async (t) => {
+  const { resolveSettings } = await import('../../bench/reliability/plan.js')
+  for (const kind of ['restart', 'crash-then-restart', 'restart-in-hang', 'restart-twice']) {
+    t.equal(WORKER_FAULTS[kind]?.lossless, true, `${kind}: no request may fail`)
+  }
+  t.notOk(WORKER_FAULTS.crash.lossless, 'a crash may lose the POSTs in flight on the dead worker')
+  t.equal(WORKER_FAULTS['crash-then-restart'].restartsAdded, 2, 'the crash and the restart each count')
+  const full = resolveSettings({ scenarios: ['faults'], quick: false, callTimeoutMs: 3000 })
+  t.same(full.workerFaults, Object.keys(WORKER_FAULTS), 'npm run check:reliability runs every worker fault')
+})

@@ -11,6 +11,10 @@
 //   crash    one worker exits (process.exit in its REPL); Watt starts a new one
 //   hang     one worker's event loop blocked for the hold
 //   restart  the application restarted through the API (each worker replaced in turn)
+//   crash-then-restart, restart-in-hang, restart-twice: a restart after a crash (the
+//            replaced worker has a new index), during a hang, and back to back (D-43)
+// The restarts are lossless: the drop-in moves what a stopping worker refuses, and
+// sends a crashed worker's unanswered GETs to the other (the entry's calls are GETs).
 import { restartCounts } from '../health.js'
 import { FAULT_KINDS, waitFor } from './kinds.js'
 
@@ -20,6 +24,7 @@ import { FAULT_KINDS, waitFor } from './kinds.js'
  * @property {string} service
  * @property {string} metricsUrl
  * @property {number} holdMs
+ * @property {number} callTimeoutMs
  * @property {() => number} now
  */
 
@@ -27,6 +32,7 @@ import { FAULT_KINDS, waitFor } from './kinds.js'
  * @typedef {object} WorkerFault
  * @property {string} description
  * @property {boolean} disruptive       the faulted worker's in-flight requests must fail (else the fault did not bite)
+ * @property {boolean} [lossless]       no request may fail
  * @property {number} restartsAdded
  * @property {(holdMs: number) => number} budgetMs
  * @property {(context: WorkerFaultContext) => Promise<{ injectedAt: number, backAt: number, worker?: number }>} inject
@@ -73,11 +79,63 @@ export const WORKER_FAULTS = {
   // The application's own restart (kinds.js), which replaces its workers in turn.
   restart: {
     ...FAULT_KINDS.restart,
+    lossless: true,
     // It reads only control, service and now, which a worker fault's context has too.
     inject: (context) => FAULT_KINDS.restart.inject(/** @type {any} */ (context)),
     description: 'the application restarted through the management API (POST /api/v1/restart): its workers replaced in turn, each stopping one sends GOAWAY'
   }
 }
+
+/** How long after a crash the restart comes (issue 43's trial). */
+export const RESTART_AFTER_CRASH_MS = 4000
+
+Object.assign(WORKER_FAULTS, {
+  'crash-then-restart': {
+    description: `one worker of 2 exits, then ${RESTART_AFTER_CRASH_MS / 1000} s later the application is restarted through the management API`,
+    disruptive: false,
+    lossless: true,
+    restartsAdded: 2,
+    budgetMs: () => 8000 + RESTART_AFTER_CRASH_MS + 14_000,
+    async inject (/** @type {WorkerFaultContext} */ context) {
+      const crashed = await WORKER_FAULTS.crash.inject(context)
+      await new Promise((resolve) => setTimeout(resolve, RESTART_AFTER_CRASH_MS))
+      const restarted = await WORKER_FAULTS.restart.inject(context)
+      return { injectedAt: crashed.injectedAt, backAt: restarted.backAt }
+    }
+  },
+  'restart-in-hang': {
+    description: 'one worker of 2 blocks its event loop for half the call timeout, and the application is restarted meanwhile',
+    disruptive: false,
+    lossless: true,
+    restartsAdded: 1,
+    budgetMs: () => 14_000,
+    async inject (/** @type {WorkerFaultContext} */ { control, service, callTimeoutMs, now }) {
+      const { repl, worker } = await openWorkerRepl(control, service)
+      try {
+        const injectedAt = now()
+        // Shorter than the call timeout: what the hung worker holds is answered once it wakes.
+        repl.send(`{ const until = Date.now() + ${Math.floor(callTimeoutMs / 2)}; while (Date.now() < until); }`)
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(callTimeoutMs / 4)))
+        await control.restartApplication(service)
+        return { injectedAt, backAt: now(), worker }
+      } finally {
+        repl.close()
+      }
+    }
+  },
+  'restart-twice': {
+    description: 'the application restarted through the management API twice, back to back',
+    disruptive: false,
+    lossless: true,
+    restartsAdded: 2,
+    budgetMs: () => 28_000,
+    async inject (/** @type {WorkerFaultContext} */ context) {
+      const first = await WORKER_FAULTS.restart.inject(context)
+      const second = await WORKER_FAULTS.restart.inject(context)
+      return { injectedAt: first.injectedAt, backAt: second.backAt }
+    }
+  }
+})
 
 export const WORKER_FAULT_NAMES = Object.keys(WORKER_FAULTS)
 

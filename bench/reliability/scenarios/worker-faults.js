@@ -73,6 +73,8 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   // the drop-in's counters per target worker, read as the fault starts and as it ends:
   // the calls the workers other than the faulted one took meanwhile
   const workerCalls = async () => (await scrapeMetrics(runtime.metricsUrl)).meshPort[service]?.httpPort ?? {}
+  const retried = async () => (await scrapeMetrics(runtime.metricsUrl)).meshPort[service]?.retried ?? {}
+  const retriedBefore = await retried()
   const total = (/** @type {Record<string, number>} */ calls) => Object.values(calls).reduce((a, b) => a + b, 0)
   /** @type {{ injectedAt: number, backAt: number, worker?: number } | null} */
   let fault = null
@@ -86,7 +88,7 @@ export async function workerFaultUnderLoad (runtime, control, options) {
     await sleep(preMs)
     const callsBefore = await workerCalls()
     ratePerS = (total(callsBefore) - total(callsAtStart)) / Math.max(0.001, (now() - startRead) / 1000)
-    fault = await kind.inject({ control, service, metricsUrl: runtime.metricsUrl, holdMs, now })
+    fault = await kind.inject({ control, service, metricsUrl: runtime.metricsUrl, holdMs, callTimeoutMs: runtime.callTimeoutMs, now })
     const callsAfter = await workerCalls()
     // (a restart replaces every worker: then any worker counts)
     otherDuring = Object.entries(callsAfter).filter(([worker]) => worker !== String(fault?.worker)).reduce((sum, [worker, n]) => sum + n - (callsBefore[worker] ?? 0), 0)
@@ -126,6 +128,9 @@ export async function workerFaultUnderLoad (runtime, control, options) {
   check(t(`every error is a 502/504 naming ${service}`), window.wrongAnswers === 0, window.wrongSamples.join(' | '))
   check(t('no error before the fault'), early === 0, `${early} errors`)
   check(t(`errors bounded by what was in flight to the worker (≤ ${budget})`), errorsSeen <= budget, `${errorsSeen} errors (${window.errors} probes, ${loaded.status.non2xx} under load)`)
+  if (kind.lossless) check(t('no request lost'), errorsSeen === 0, `${errorsSeen} errors (${window.errors} probes, ${loaded.status.non2xx} under load)`)
+  const retriedAfter = await retried()
+  const sentAgain = Object.fromEntries(Object.entries(retriedAfter).map(([reason, n]) => [reason, n - (retriedBefore[reason] ?? 0)]))
   const limit = runtime.callTimeoutMs + latencySlackMs + (window.okLatencyP99Ms ?? 0)
   check(t(`errors answered within the ${runtime.callTimeoutMs} ms call timeout (+ ${latencySlackMs} ms + successes' p99)`), (window.maxErrorLatencyMs ?? 0) <= limit, window.maxErrorLatencyMs == null ? `no probe answered an error, limit ${limit} ms` : `slowest error ${window.maxErrorLatencyMs} ms, limit ${limit} ms`)
   const recoveryLimit = recoveryLimitMs + (window.okLatencyP99Ms ?? 0)
@@ -144,6 +149,8 @@ export async function workerFaultUnderLoad (runtime, control, options) {
         ...window,
         probesSkipped: skipped,
         errorBudget: budget,
+        lost: errorsSeen,
+        sentAgain,
         otherWorkerCallsDuringFault: otherDuring,
         callsPerSecondBefore: Math.round(ratePerS),
         ...(carry ? { otherWorkerFloor: carry.minCalls } : {}),
