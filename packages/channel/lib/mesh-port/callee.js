@@ -7,6 +7,7 @@ import { threadId, workerData } from 'node:worker_threads'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
 import { GOAWAY } from '../http/session.js'
+import { acceptFrames } from './frames/serve.js'
 import { servedByFastify, theServer, watchServers, whenServing } from './servers.js'
 
 /** The handshake name, apart from serveHttpPort's, so an app may run both. */
@@ -32,7 +33,9 @@ export function installCallee ({ window, log }) {
         const found = theServer()
         if (!found.server) throw new Error(found.reason)
         await whenServing(found.server)
-        const session = acceptConnections(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
+        // The caller picks the wire (index.js `wire`); a frames link also takes HTTP connections.
+        const accept = /** @type {any} */ (meta)?.wire === 'frames' ? acceptFrames : acceptConnections
+        const session = accept(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
         sessions.add(session)
         session.onClose = () => sessions.delete(session)
         return { thread: threadId, worker: workerData?.worker?.index ?? 0 }

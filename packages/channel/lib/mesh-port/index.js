@@ -23,6 +23,7 @@ const MESH_DOMAIN = '.plt.local'
  * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  other undici Pool options (timeouts, keep-alive)
  * @property {string[]} [exclude]    applications always left to the mesh
  * @property {boolean} [retry]        send a GET, HEAD or OPTIONS without a body whose worker died before answering to another worker, once; default true
+ * @property {'http' | 'frames'} [wire]  'http' (default): HTTP/1.1 bytes over each link; 'frames' (experimental): requests as structured frames (frames/), those it cannot carry over HTTP
  */
 
 /** @type {Map<string, ApplicationRoute>} */
@@ -38,7 +39,8 @@ let directory = null
 export default function createMeshPortInterceptor (options = {}) {
   const support = checkSupport()
   if (!support.supported) return standAside(support, workerLog())
-  const { connections = 32, window, pool = {}, exclude = [], retry = true } = options ?? {}
+  const { connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http' } = options ?? {}
+  if (wire !== 'http' && wire !== 'frames') throw new TypeError(`mesh-port: "wire" must be "http" or "frames", not ${JSON.stringify(wire)}`)
   if (!Number.isInteger(connections) || connections < 1) throw new TypeError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
   if (!Array.isArray(exclude)) throw new TypeError('mesh-port: "exclude" must be an array of application ids')
   if (typeof retry !== 'boolean') throw new TypeError(`mesh-port: "retry" must be true or false, not ${JSON.stringify(retry)}`)
@@ -63,7 +65,7 @@ export default function createMeshPortInterceptor (options = {}) {
       const application = url.hostname.endsWith(MESH_DOMAIN) ? url.hostname.slice(0, -MESH_DOMAIN.length) : ''
       // Unknown *.plt.local hosts are left to the mesh, which fails them its own way.
       if (url.protocol === 'http:' && known.has(application) && !exclude.includes(application)) {
-        route = routes.get(application) ?? new ApplicationRoute(application, { connections, window, pool, workers, log, caller })
+        route = routes.get(application) ?? new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire })
         routes.set(application, route)
       }
     } catch {}
@@ -104,9 +106,20 @@ export default function createMeshPortInterceptor (options = {}) {
  */
 function sendOver (link, opts, handler, route = null) {
   link.calls++
-  link.tally.count++
   const view = poolHandler(handler, link)
   if (route !== null && view instanceof OldApiView && idempotent(opts)) view.again = (err) => sendAgain(route, link, opts, view, err)
+  return dispatchOn(link, opts, view)
+}
+
+/**
+ * Over the link's frames wire when it has one and it can carry the request, its HTTP wire otherwise.
+ * @param {import('./route.js').Link} link
+ * @param {import('undici').Dispatcher.DispatchOptions} opts
+ * @param {ReturnType<typeof poolHandler>} view
+ */
+function dispatchOn (link, opts, view) {
+  if (link.frames !== undefined && link.frames.dispatch(opts, view)) return true
+  link.tally.count++
   return link.pool.dispatch(opts, /** @type {any} */ (view))
 }
 
@@ -127,7 +140,8 @@ function sendAgain (route, from, opts, view, err) {
   if (to === null) return false
   route.retried('crashed', from, to)
   view.moveTo(to)
-  to.pool.dispatch(opts, /** @type {any} */ (view))
+  to.tally.count-- // retried() counted it; dispatchOn counts it again by its wire
+  dispatchOn(to, opts, view)
   return true
 }
 

@@ -38,12 +38,15 @@ let registered = false
  * @param {string} target
  * @param {'http-port' | 'mesh'} path
  * @param {number | null} worker  the target worker's index (null over the mesh, which picks it)
+ * @param {'http' | 'frames'} [wire]  labelled only on a frames-wire link (`wire: 'frames'`): which wire carried the request
  * @returns {Tally}
  */
-export function tally (target, path, worker) {
+export function tally (target, path, worker, wire) {
   if (!registered) registered = register()
+  /** @type {Record<string, string>} */
   const labels = { target, path, targetWorker: worker === null ? '' : String(worker) }
-  const key = `${target}\n${path}\n${labels.targetWorker}`
+  if (wire !== undefined) labels.wire = wire
+  const key = `${target}\n${path}\n${labels.targetWorker}\n${wire ?? ''}`
   let entry = entries.get(key)
   if (!entry) {
     entry = { count: 0, reported: 0, labels }
@@ -73,7 +76,7 @@ export function retryTally (target, reason) {
 function register () {
   const prometheus = /** @type {any} */ (globalThis).platformatic?.prometheus
   if (!prometheus?.client || !prometheus?.registry) return false
-  counter(prometheus, REQUESTS_METRIC, 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback)', ['target', 'path', 'targetWorker'], entries)
+  counter(prometheus, REQUESTS_METRIC, 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback; with wire: \'frames\', the wire label says frames or http)', ['target', 'path', 'targetWorker', 'wire'], entries)
   counter(prometheus, RETRIES_METRIC, 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)', ['target', 'reason'], retries)
   return true
 }

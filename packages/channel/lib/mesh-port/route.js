@@ -12,6 +12,7 @@ import { ChannelError } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
 import { MESH_PORT_KIND, STOPPING } from './callee.js'
+import { FramesClient } from './frames/client.js'
 import { retryTally, tally } from './metrics.js'
 import { handshakeWorker } from './worker-handshake.js'
 
@@ -30,6 +31,7 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
  * @property {boolean} stalled     the ping unanswered for STALL_MS too: passed over
  * @property {number} stalls       times it was found stalled
+ * @property {import('./frames/client.js').FramesClient} [frames]  the frames wire over the same session (wire: 'frames')
  */
 
 /**
@@ -40,6 +42,7 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {import('./workers.js').WorkerDirectory} workers
  * @property {import('./log.js').Log} log
  * @property {string} caller
+ * @property {'http' | 'frames'} [wire]  'frames': requests go as frames where they can (frames/), the HTTP wire otherwise
  */
 
 /**
@@ -272,7 +275,7 @@ export class ApplicationRoute {
     for (const target of missing()) {
       let opened
       try {
-        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: { caller } })
+        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: this.options.wire === 'frames' ? { caller, wire: 'frames' } : { caller } })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
         if (why.reason.includes(STOPPING)) continue // on its way out: its replacement comes with the next change
@@ -311,7 +314,7 @@ export class ApplicationRoute {
   add (thread, worker, port) {
     const { application } = this
     /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
+    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker, this.options.wire === 'frames' ? 'http' : undefined), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
     link.session = new PortSession(port, {
       application,
       // The worker exited or crashed: its in-flight requests have failed at once
@@ -323,6 +326,7 @@ export class ApplicationRoute {
       relocate: (why) => this.relocate(link, why)
     })
     const session = link.session
+    if (this.options.wire === 'frames') link.frames = new FramesClient(session, { application, window: this.options.window, tally: tally(application, 'http-port', worker, 'frames') })
     link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
       application,
       connections: this.options.connections,

@@ -1,0 +1,232 @@
+// @ts-check
+// Caller side of the frames wire: one request as a stream of a link's PortSession
+// (ids shared with the HTTP wire's connections), whose answer feeds undici's
+// handler callbacks (the old API: onConnect, onHeaders, onData, onComplete,
+// onError) straight from frames, with no HTTP parser on either side.
+//
+// Frames of a call (session.js carries them, one postMessage per turn):
+//   caller → callee  RequestHead object (request-head.js), body data, FIN, credit, RESET
+//   callee → caller  { s, r, h } the answer's head, body data, { t } trailers, FIN,
+//                    credit, RESET (the server dropped it), REFUSED (a stopping worker)
+// Body data is what the HTTP wire posts: latin1 strings up to STRING_LIMIT, above
+// that FRAME_BYTES buffers transferred and handed back. Flow control is the HTTP
+// wire's: at most `window` bytes unconsumed per direction, credit returned in
+// batches of half a window, so small exchanges never cost a credit frame.
+import { errors } from 'undici'
+import { ChannelError } from '../../errors.js'
+import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/session.js'
+
+/**
+ * @typedef {object} CallOptions
+ * @property {string} application
+ * @property {number} window
+ */
+
+export class FramesCall {
+  /**
+   * @param {import('../../http/session.js').PortSession} session
+   * @param {import('../pool-handler.js').OldApiView} handler
+   * @param {import('./request-head.js').Outgoing} outgoing
+   * @param {CallOptions} options
+   */
+  constructor (session, handler, outgoing, { application, window }) {
+    this.session = session
+    this.handler = handler
+    this.outgoing = outgoing
+    this.application = application
+    this.window = window
+    this.referenced = true
+    this.id = 0
+    this.done = false
+    /** bytes of request body we may still send */
+    this.credit = window
+    /** answer bytes taken by the handler and not yet returned as credit */
+    this.unreturned = 0
+    this.paused = false
+    this.answered = false
+    /** @type {unknown[]} frames held while the handler is paused */
+    this.held = []
+    /** @type {(() => void) | null} the body pump waiting for credit */
+    this.wake = null
+    /** @type {string[] | undefined} the answer's trailers, once it completed */
+    this.trailers = undefined
+    this.resume = this.resume.bind(this)
+  }
+
+  start () {
+    const { session, handler } = this
+    // undici's client passes no context (core/request.js onConnect)
+    handler.onConnect((reason) => this.abort(reason), /** @type {any} */ (undefined))
+    if (this.done) return
+    if (session.closed) return this.fail(new ChannelError(this.application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)'))
+    this.id = session.nextId++
+    session.add(this.id, this)
+    session.send(this.id, this.outgoing.head)
+    const { buffer, stream } = this.outgoing
+    if (buffer !== null) this.pump([buffer])
+    else if (stream !== null) {
+      // A Readable stays open when the answer completes before its end (the server did not
+      // read it all): only an abort destroys it, as undici does.
+      const readable = /** @type {any} */ (stream)
+      this.pump(typeof readable.iterator === 'function' ? readable.iterator({ destroyOnReturn: false }) : stream)
+    }
+  }
+
+  /**
+   * Sends the request body as credit allows, then FIN.
+   * @param {Iterable<unknown> | AsyncIterable<unknown>} body
+   */
+  async pump (body) {
+    try {
+      for await (const chunk of body) {
+        if (this.done) break
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
+        if (bytes === null) throw new TypeError(`a request body chunk of type ${typeof chunk}`)
+        let offset = 0
+        while (offset < bytes.length) {
+          while (this.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
+          if (this.done) break
+          const n = Math.min(bytes.length - offset, this.credit, FRAME_BYTES)
+          this.sendData(bytes, offset, n)
+          offset += n
+        }
+        if (this.done) break
+      }
+      if (!this.done) this.session.send(this.id, FIN)
+    } catch (err) {
+      this.abort(/** @type {Error} */ (err))
+    }
+  }
+
+  /**
+   * @param {Buffer} bytes
+   * @param {number} offset
+   * @param {number} n
+   */
+  sendData (bytes, offset, n) {
+    this.credit -= n
+    if (n <= STRING_LIMIT) return this.session.send(this.id, bytes.toString('latin1', offset, offset + n))
+    const frame = this.session.frameBuffer()
+    const view = new Uint8Array(frame, 0, n)
+    view.set(bytes.subarray(offset, offset + n))
+    this.session.send(this.id, view, frame)
+  }
+
+  /** @param {unknown} payload  one frame of the answer */
+  onFrame (payload) {
+    if (this.done) return
+    if (typeof payload === 'number' && payload > 0) {
+      this.credit += payload
+      const wake = this.wake
+      this.wake = null
+      wake?.()
+      return
+    }
+    if (payload === RESET) return this.fail(new ChannelError(this.application, 'closed', 'the connection was reset by the peer before the answer completed'))
+    if (payload === REFUSED) return this.fail(new ChannelError(this.application, 'closed', 'worker stopping: the request was refused'))
+    if (this.paused || this.held.length > 0) {
+      if (payload instanceof Uint8Array) payload = this.copyOut(payload)
+      this.held.push(payload)
+      return
+    }
+    this.deliver(payload)
+  }
+
+  /**
+   * @param {Uint8Array} payload
+   * @returns {Buffer}
+   */
+  copyOut (payload) {
+    const data = Buffer.allocUnsafe(payload.byteLength)
+    data.set(payload)
+    this.session.handBack(/** @type {ArrayBuffer} */ (payload.buffer))
+    return data
+  }
+
+  /** @param {unknown} payload */
+  deliver (payload) {
+    const handler = this.handler
+    if (typeof payload === 'string') return this.data(Buffer.from(payload, 'latin1'))
+    if (payload instanceof Uint8Array) return this.data(Buffer.isBuffer(payload) ? payload : this.copyOut(payload))
+    if (payload === FIN) return this.complete([])
+    const frame = /** @type {any} */ (payload)
+    if (frame !== null && typeof frame === 'object') {
+      if (Array.isArray(frame.t)) return this.complete(frame.t)
+      if (typeof frame.s === 'number' && !this.answered) {
+        this.answered = true
+        handler.onResponseStarted()
+        if (handler.onHeaders(frame.s, frame.h, this.resume, frame.r) === false) this.paused = true
+        return
+      }
+    }
+    this.fail(new ChannelError(this.application, 'protocol', `an unexpected frame on the frames wire (${typeof payload})`))
+  }
+
+  /** @param {Buffer} data */
+  data (data) {
+    this.unreturned += data.length
+    if (this.handler.onData(data) === false) this.paused = true
+    else this.returnCredit()
+  }
+
+  returnCredit () {
+    if (this.unreturned >= this.window / 2 && !this.done) {
+      this.session.send(this.id, this.unreturned)
+      this.unreturned = 0
+    }
+  }
+
+  /** undici's resume(): the handler takes data again. */
+  resume () {
+    if (!this.paused || this.done) return
+    this.paused = false
+    while (this.held.length > 0 && !this.paused && !this.done) this.deliver(this.held.shift())
+    if (!this.paused) this.returnCredit()
+  }
+
+  /** @param {string[]} trailers */
+  complete (trailers) {
+    if (this.trailers !== undefined) return
+    this.trailers = trailers
+    // FIN follows trailers; either ends the answer
+    this.finish()
+    // raw header lines as latin1 strings: undici's parseHeaders takes strings as Buffers
+    this.handler.onComplete(/** @type {any} */ (trailers))
+  }
+
+  finish () {
+    this.done = true
+    this.session.remove(this.id)
+    this.wake?.()
+  }
+
+  /** @param {Error} [reason]  the caller's abort (a signal, a timeout, a destroyed body) */
+  abort (reason) {
+    if (this.done) return
+    if (this.id !== 0) this.session.send(this.id, RESET)
+    this.destroyBody()
+    this.fail(reason ?? new errors.RequestAbortedError())
+  }
+
+  /** @param {Error} err */
+  fail (err) {
+    if (this.done) return
+    if (this.id !== 0) this.finish()
+    else this.done = true
+    this.handler.onError(err)
+  }
+
+  /** The request's body stream, when it is one, ends with the request (as undici destroys it). */
+  destroyBody () {
+    const stream = /** @type {any} */ (this.outgoing.stream)
+    if (stream && typeof stream.destroy === 'function' && !stream.destroyed && !stream.readableEnded) stream.destroy()
+  }
+
+  /** @param {Error} err  the port closed (the worker crashed, stopped or restarted) */
+  onSessionLost (err) {
+    if (this.done) return
+    this.done = true
+    this.wake?.()
+    this.handler.onError(err)
+  }
+}

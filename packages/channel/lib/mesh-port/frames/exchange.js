@@ -1,0 +1,350 @@
+// @ts-check
+// Callee side of the frames wire: one request, served by the app's own
+// http.Server through Node's own IncomingMessage and ServerResponse, with no
+// parser. The request's head fills an IncomingMessage as llhttp's callbacks would
+// (method, url, raw headers; body pushed as it arrives), 'request' is emitted on
+// the server, and the ServerResponse writes to this object as to its socket: the
+// head Node stored (status, every header line it wrote, Date and keep-alive
+// included) leaves as one frame, the body as data frames, trailers as one frame.
+// What Node's server does around a request (parserOnIncoming, resOnFinish) is done
+// here in the same order; its per-socket timeouts are not (the caller's own apply).
+import { EventEmitter } from 'node:events'
+import http from 'node:http'
+import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../http/session.js'
+
+/** Node's own _storeHeader, called before the head is captured. */
+const storeHeader = /** @type {any} */ (http.OutgoingMessage.prototype)._storeHeader
+/** @type {symbol | undefined} OutgoingMessage's kNeedDrain, cleared when the socket drains (as socketOnDrain does) */
+let kNeedDrain
+
+/**
+ * Replaces ServerResponse's _storeHeader on each response (an own property: Express
+ * swaps the response's prototype), so the head goes out as a frame and the body is
+ * written without chunked framing whatever the head says.
+ * @this {any}
+ * @param {string} firstLine
+ * @param {unknown} headers
+ */
+function captureHead (firstLine, headers) {
+  storeHeader.call(this, firstLine, headers)
+  const exchange = /** @type {Exchange} */ (this.socket ?? this[EXCHANGE])
+  exchange.head(this)
+}
+
+const EXCHANGE = Symbol('frames exchange')
+
+export class Exchange extends EventEmitter {
+  /**
+   * @param {import('../../http/session.js').PortSession} session
+   * @param {number} id
+   * @param {number} window
+   */
+  constructor (session, id, window) {
+    super()
+    this.session = session
+    this.id = id
+    this.window = window
+    this.referenced = true
+    /** net.Socket's face, for code that reads it */
+    this.remoteAddress = '127.0.0.1'
+    this.remoteFamily = 'IPv4'
+    this.remotePort = 0
+    this.localAddress = '127.0.0.1'
+    this.localPort = 0
+    this.readable = true
+    this.writable = true
+    this.destroyed = false
+    this.connecting = false
+    this.encrypted = false
+    this.readableHighWaterMark = 64 * 1024
+    this.writableHighWaterMark = 64 * 1024
+    this.writableCorked = 0
+    /** the part of a Writable's state ServerResponse.end() sets (to uncork the socket fully) */
+    this._writableState = { corked: 0 }
+    this.bytesRead = 0
+    this.bytesWritten = 0
+    /** @type {any} the response Node assigned this "socket" to (ServerResponse.assignSocket) */
+    this._httpMessage = null
+    /** @type {any} */
+    this.req = null
+    /** @type {any} */
+    this.res = null
+    /** bytes of answer we may still send */
+    this.credit = window
+    /** request bytes received and not yet returned as credit */
+    this.unreturned = 0
+    this.paused = false
+    /** the head was captured and Node has not yet written it (its bytes are skipped) */
+    this.headLength = -1
+    this.chunked = false
+    this.answered = false
+    this.ended = false
+    /** @type {{ data: string | Buffer, callback: ((err?: Error | null) => void) | null }[]} writes waiting for credit */
+    this.pending = []
+    this.pendingBytes = 0
+  }
+
+  get writableLength () { return this.pendingBytes }
+
+  /**
+   * The request's first frame: serve it.
+   * @param {http.Server} server
+   * @param {import('./request-head.js').RequestHead} head
+   * @param {{ IncomingMessage: typeof http.IncomingMessage, ServerResponse: typeof http.ServerResponse }} classes
+   */
+  serve (server, head, classes) {
+    const req = /** @type {any} */ (new classes.IncomingMessage(/** @type {any} */ (this)))
+    req.httpVersionMajor = 1
+    req.httpVersionMinor = 1
+    req.httpVersion = '1.1'
+    req.url = head.p
+    req.method = head.m
+    req.upgrade = false
+    req._addHeaderLines(head.h, head.h.length)
+    this.req = req
+    const res = /** @type {any} */ (new (/** @type {any} */ (classes.ServerResponse))(req, { highWaterMark: this.writableHighWaterMark, rejectNonStandardBodyWrites: /** @type {any} */ (server).rejectNonStandardBodyWrites }))
+    res._keepAliveTimeout = server.keepAliveTimeout
+    res.shouldKeepAlive = true
+    res._storeHeader = captureHead
+    res[EXCHANGE] = this
+    this.res = res
+    res.assignSocket(this)
+    res.on('finish', () => this.finished())
+    if (typeof head.b === 'string' && head.b.length > 0) this.push(Buffer.from(head.b, 'latin1'))
+    if (head.e) this.endRequest()
+    server.emit('request', req, res)
+  }
+
+  /** @param {unknown} payload  a frame after the head */
+  onFrame (payload) {
+    if (this.destroyed) return
+    if (typeof payload === 'string') return this.push(Buffer.from(payload, 'latin1'))
+    if (payload instanceof Uint8Array) {
+      const data = Buffer.allocUnsafe(payload.byteLength)
+      data.set(payload)
+      this.session.handBack(/** @type {ArrayBuffer} */ (payload.buffer))
+      return this.push(data)
+    }
+    if (payload === FIN) return this.endRequest()
+    if (payload === RESET) return this.reset()
+    if (typeof payload === 'number' && payload > 0) {
+      this.credit += payload
+      return this.sendPending()
+    }
+    // the head itself (serve() ran on it) and anything unknown: nothing to do
+  }
+
+  /** @param {Buffer} data  request body */
+  push (data) {
+    const req = this.req
+    this.bytesRead += data.length
+    this.unreturned += data.length
+    if (req._dumped || req.destroyed) return this.returnCredit()
+    if (!req.push(data)) this.paused = true
+    else if (this.unreturned >= this.window / 2) this.returnCredit()
+  }
+
+  /** The request's body ended (FIN, or a head that carried it all). */
+  endRequest () {
+    const req = this.req
+    if (req.complete) return
+    req.complete = true
+    this.readable = false
+    req.push(null)
+  }
+
+  returnCredit () {
+    if (this.unreturned > 0 && !this.ended) {
+      this.session.send(this.id, this.unreturned)
+      this.unreturned = 0
+    }
+  }
+
+  /** Called by IncomingMessage's _read (readStart) when its reader wants more. */
+  resume () {
+    if (!this.paused) return this
+    this.paused = false
+    this.returnCredit()
+    return this
+  }
+
+  pause () { return this }
+
+  /**
+   * The head Node just stored: out as a frame, and the body unframed from now on.
+   * @param {any} res
+   */
+  head (res) {
+    const text = /** @type {string} */ (res._header)
+    this.headLength = text.length
+    this.chunked = res.chunkedEncoding
+    res.chunkedEncoding = false
+    /** @type {string[]} */
+    const lines = []
+    let at = text.indexOf('\r\n') + 2
+    while (at < text.length - 2) {
+      const eol = text.indexOf('\r\n', at)
+      const colon = text.indexOf(':', at)
+      lines.push(text.slice(at, colon), text.slice(colon + 2, eol))
+      at = eol + 2
+    }
+    this.answered = true
+    this.session.send(this.id, { s: res.statusCode, r: res.statusMessage, h: lines })
+  }
+
+  /**
+   * ServerResponse's writes (head and body; Node's informational heads too).
+   * @param {string | Uint8Array} data
+   * @param {BufferEncoding | ((err?: Error | null) => void)} [encoding]
+   * @param {(err?: Error | null) => void} [callback]
+   */
+  write (data, encoding, callback) {
+    if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
+    if (this.destroyed) {
+      if (callback) process.nextTick(callback, new Error('write after the exchange closed'))
+      return false
+    }
+    if (!this.answered) {
+      // 100 Continue, 103 Early Hints: the frames wire carries final answers only
+      if (callback) process.nextTick(callback)
+      return true
+    }
+    if (this.headLength >= 0 && typeof data === 'string') {
+      data = data.slice(this.headLength)
+      this.headLength = -1
+    }
+    /** @type {string | Buffer} */
+    let chunk
+    if (typeof data === 'string') {
+      const ascii = (encoding === undefined || encoding === 'utf8' || encoding === 'utf-8') && Buffer.byteLength(data) === data.length
+      chunk = ascii || encoding === 'latin1' || encoding === 'binary' ? data : Buffer.from(data, encoding)
+    } else chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    if (chunk.length === 0 && this.pending.length === 0) {
+      if (callback) process.nextTick(callback)
+      return true
+    }
+    // an empty write (end()'s) waits behind the others: its callback is the response's 'finish'
+    this.bytesWritten += chunk.length
+    this.pending.push({ data: chunk, callback: callback ?? null })
+    this.pendingBytes += chunk.length
+    this.sendPending()
+    return this.pending.length === 0
+  }
+
+  /** Sends waiting writes as far as credit goes; their callbacks run once they are sent. */
+  sendPending () {
+    const pending = this.pending
+    while (pending.length > 0) {
+      const item = pending[0]
+      const data = item.data
+      if (data.length === 0) {
+        pending.shift()
+        if (item.callback) process.nextTick(item.callback)
+        continue
+      }
+      if (this.credit <= 0) break
+      const n = Math.min(data.length, this.credit, typeof data === 'string' && data.length <= STRING_LIMIT ? STRING_LIMIT : FRAME_BYTES)
+      if (typeof data === 'string' && n <= STRING_LIMIT) this.session.send(this.id, n === data.length ? data : data.slice(0, n))
+      else {
+        const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data
+        if (n <= STRING_LIMIT) this.session.send(this.id, bytes.toString('latin1', 0, n))
+        else {
+          const frame = this.session.frameBuffer()
+          const view = new Uint8Array(frame, 0, n)
+          view.set(bytes.subarray(0, n))
+          this.session.send(this.id, view, frame)
+        }
+        item.data = bytes
+      }
+      this.credit -= n
+      this.pendingBytes -= n
+      if (n === item.data.length) {
+        pending.shift()
+        if (item.callback) process.nextTick(item.callback)
+      } else item.data = item.data.slice(n)
+    }
+    if (pending.length === 0 && this.credit > 0) this.drained()
+  }
+
+  drained () {
+    const res = this.res
+    if (res === null || !res.writableNeedDrain) return
+    kNeedDrain ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'kNeedDrain')
+    if (kNeedDrain) res[kNeedDrain] = false
+    res.emit('drain')
+  }
+
+  /** The response ended (its last write sent or waiting for credit): trailers, FIN, then what resOnFinish does. */
+  finished () {
+    const res = this.res
+    const req = this.req
+    this.ended = true
+    if (this.chunked && typeof res._trailer === 'string' && res._trailer.length > 0) this.session.send(this.id, { t: trailerLines(res._trailer) })
+    this.session.send(this.id, FIN)
+    this.session.remove(this.id)
+    if (!req._consuming && !req._readableState.resumeScheduled) req._dump()
+    res.detachSocket(this)
+    process.nextTick(emitClose, res)
+  }
+
+  /** The caller left (abort, timeout) or its thread did: as a TCP reset on the server. */
+  reset () {
+    this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+  }
+
+  /** @param {Error} [err] */
+  destroy (err) {
+    if (this.destroyed) return this
+    this.destroyed = true
+    this.readable = false
+    this.writable = false
+    if (!this.ended) {
+      this.session.send(this.id, RESET)
+      this.session.remove(this.id)
+    }
+    const req = this.req
+    if (req !== null && !req.complete && !req.destroyed) req.destroy(err)
+    process.nextTick(() => this.emit('close', err !== undefined))
+    return this
+  }
+
+  destroySoon () { return this.destroy() }
+  end () { return this }
+  cork () {}
+  uncork () {}
+  /** @param {number} _ms @param {() => void} [callback] */
+  setTimeout (_ms, callback) { if (callback) this.once('timeout', callback); return this }
+  setNoDelay () { return this }
+  setKeepAlive () { return this }
+  ref () { return this }
+  unref () { return this }
+  address () { return { address: '127.0.0.1', family: 'IPv4', port: 0 } }
+
+  /** @param {Error} _err  the caller's port is gone */
+  onSessionLost (_err) {
+    this.ended = true // no frame can go back
+    this.reset()
+  }
+}
+
+/** @param {any} res */
+function emitClose (res) {
+  if (res._closed) return
+  res.destroyed = true
+  res._closed = true
+  res.emit('close')
+}
+
+/**
+ * `res.addTrailers()` as Node stored it ("Name: value\r\n" lines), as name/value pairs.
+ * @param {string} text
+ */
+function trailerLines (text) {
+  /** @type {string[]} */
+  const lines = []
+  for (const line of text.split('\r\n')) {
+    const colon = line.indexOf(':')
+    if (colon > 0) lines.push(line.slice(0, colon), line.slice(colon + 1).trim())
+  }
+  return lines
+}
