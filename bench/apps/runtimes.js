@@ -42,7 +42,7 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
   const started = await Promise.allSettled(paths.map(async (path, i) => {
     const [entry, metrics, ...tcp] = ports.slice(i * perRuntime, (i + 1) * perRuntime)
     const file = dbFile(`${app}-${path}`)
-    const runtime = await startOnceMore(() => startRuntime({
+    const runtime = await startDespiteAborts(() => startRuntime({
       configFile: configFileOf(app, path),
       readyPaths,
       reuse: false,
@@ -68,25 +68,29 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
 }
 
 /**
- * better-sqlite3 12 (@platformatic/db's driver) built against Node ≥ 24.19's headers
- * can abort the process when V8 collects a prepared statement (nodejs/node#65446:
- * "Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook). Seen here
- * while the db app starts (its schema introspection prepares many statements): such
- * a start is tried once more, and says so. An abort during a run fails that run.
+ * better-sqlite3 12 (@platformatic/db's driver), compiled against Node ≥ 24.19's headers
+ * as setup builds it, can abort the whole runtime when V8 collects a prepared statement
+ * ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook, nodejs/node#65446).
+ * Here it struck about one start in three, while the db app starts; better-sqlite3 13
+ * (Node-API) did not, in 12 starts. Until the project moves to it, such a start is tried
+ * again, saying so. An abort during a run fails that run.
  * @template T
  * @param {() => Promise<T>} start
  * @param {string} what
  * @returns {Promise<T>}
  */
-async function startOnceMore (start, what) {
-  try {
-    return await start()
-  } catch (err) {
-    if (!KNOWN_ABORT.test(String(/** @type {Error} */ (err)?.message))) throw err
-    process.stderr.write(`${what}: the runtime aborted while starting (better-sqlite3 on Node 24, nodejs/node#65446); starting it once more\n`)
-    return start()
+async function startDespiteAborts (start, what) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start()
+    } catch (err) {
+      if (attempt === START_ATTEMPTS || !KNOWN_ABORT.test(String(/** @type {Error} */ (err)?.message))) throw err
+      process.stderr.write(`${what}: the runtime aborted while starting (better-sqlite3 12 on Node 24, nodejs/node#65446); attempt ${attempt + 1} of ${START_ATTEMPTS}\n`)
+    }
   }
 }
+/** At one abort in three, five attempts leave about one start in 400 failing. */
+const START_ATTEMPTS = 5
 const KNOWN_ABORT = /RemoveEnvironmentCleanupHook|Assertion failed: \(env\) != nullptr/
 
 /** @param {Map<string, AppRuntime>} runtimes */
