@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
+import { MESH_FRAMES_RUNTIME, MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
 import { scrapeMetrics } from '../lib/metrics.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { startRuntime } from '../lib/runtime.js'
@@ -22,12 +22,34 @@ import { readRuntimeSettings } from '../lib/runtime-settings.js'
  *   nodeFlags: the runtime's Node/V8 flags (bench/lib/node-flags.js)
  * @returns {Promise<import('./targets.js').StartedRequirement>}
  */
-export async function startMeshPortRuntimeRequirement (env, { transports, configFileFor = (base) => base, nodeFlags }) {
+export async function startMeshPortRuntimeRequirement (env, options) {
+  return startDropInRuntime(MESH_PORT_RUNTIME, 'mesh-port', env, options)
+}
+
+/**
+ * REQUIREMENTS['mesh-frames-runtime']: the same, from watt.mesh-frames.json (the drop-in's
+ * frames wire), for the variant transport that names it (its route is the variant's name).
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[], configFileFor?: (base: string) => string, nodeFlags?: readonly string[] }} options
+ * @returns {Promise<import('./targets.js').StartedRequirement>}
+ */
+export async function startMeshFramesRuntimeRequirement (env, options) {
+  return startDropInRuntime(MESH_FRAMES_RUNTIME, options.transports[0], env, options)
+}
+
+/**
+ * @param {{ configFile: string, env: string }} own  the runtime's committed config and its variable
+ * @param {string} readyTransport  whose route says the runtime is ready
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ transports: string[], configFileFor?: (base: string) => string, nodeFlags?: readonly string[] }} options
+ * @returns {Promise<import('./targets.js').StartedRequirement>}
+ */
+async function startDropInRuntime (own, readyTransport, env, { transports, configFileFor = (base) => base, nodeFlags }) {
   const ports = await privatePorts()
-  const configFile = configFileFor(MESH_PORT_RUNTIME.configFile)
-  const route = routeOf('mesh-port')
+  const configFile = configFileFor(own.configFile)
+  const route = routeOf(readyTransport)
   const runtime = await startRuntime({
-    env: { ...env, ...runtimeEnv(ports, { [MESH_PORT_RUNTIME.env]: '1' }) },
+    env: { ...env, ...runtimeEnv(ports, { [own.env]: '1' }) },
     reuse: false,
     configFile,
     readyPaths: [route],
@@ -41,7 +63,7 @@ export async function startMeshPortRuntimeRequirement (env, { transports, config
       placement: `a second runtime from ${configFile} (the mesh-port drop-in) at ${runtime.url}, pid ${runtime.pid}`,
       config: configFile,
       // the committed config it was made from (config is a generated copy with --workers)
-      baseConfig: MESH_PORT_RUNTIME.configFile,
+      baseConfig: own.configFile,
       url: runtime.url,
       metricsUrl: runtime.metricsUrl,
       runtime: settings

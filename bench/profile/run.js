@@ -10,7 +10,7 @@ import { UsageError } from '../lib/cli.js'
 import { runSuiteCommand } from '../lib/driver.js'
 import { checkOutsideFlags } from '../outside/targets.js'
 import { untilOverHttpPort } from '../outside/mesh-port-runtime.js'
-import { APPLICATIONS, ENTRY, inOwnRuntime, MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
+import { APPLICATIONS, ENTRY, inOwnRuntime, ownRuntimeOf, routeOf } from '../../lib/topology.js'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { startRequirements } from '../lib/requirements.js'
@@ -60,12 +60,12 @@ async function profileTransport (kase, flags, progress, context, outside) {
   mkdirSync(profiles, { recursive: true })
   // mesh-port is profiled in a runtime with the drop-in, as the bench measures it;
   // a throw-away copy of the committed config adds the profiler's preload
-  const own = inOwnRuntime(kase.transport)
-  const configFile = runtimeConfigFile(own ? MESH_PORT_RUNTIME.configFile : 'watt.json', { workers: flags.workers, dir: join(dir, 'config'), preload: PRELOAD, preloadApps: flags.apps })
+  const own = ownRuntimeOf(kase.transport)
+  const configFile = runtimeConfigFile(own ? own.configFile : 'watt.json', { workers: flags.workers, dir: join(dir, 'config'), preload: PRELOAD, preloadApps: flags.apps })
   const runtime = await startRuntime({
     configFile,
     reuse: false,
-    env: runtimeEnv(await privatePorts(), { ...outside.env, LAB_PROFILE_DIR: profiles, ...(own ? { [MESH_PORT_RUNTIME.env]: '1' } : {}) }),
+    env: runtimeEnv(await privatePorts(), { ...outside.env, LAB_PROFILE_DIR: profiles, ...(own ? { [own.env]: '1' } : {}) }),
     ...(own ? { readyPaths: [routeOf(kase.transport)] } : {})
   })
   try {
