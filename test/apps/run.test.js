@@ -10,13 +10,16 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { APPS, PATHS } from '../../bench/apps/plan.js'
 
+// three apps' runtimes started three times over, on two cores shared with other work
+t.setTimeout(900_000)
+
 const exec = promisify(execFile)
 const RUN = new URL('../../bench/apps/run.js', import.meta.url).pathname
 const QUICK = ['--duration', '1', '--rounds', '1', '--warmup', '1', '--first-warmup', '1', '--quiet-wait', '0']
 
 async function bench (args) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [RUN, ...QUICK, ...args], { timeout: 420_000, maxBuffer: 16 * 1024 * 1024 })
+    const { stdout, stderr } = await exec(process.execPath, [RUN, ...QUICK, ...args], { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, stdout, stderr }
   } catch (err) {
     return { code: err.code, stdout: err.stdout, stderr: err.stderr }
