@@ -46,52 +46,29 @@ import { handshakeWorker } from './worker-handshake.js'
  */
 
 /**
- * How many of one turn's requests the held worker takes before the least loaded
- * is picked again: a burst (a Promise.all of fetches) is spread in chunks, not
- * landed on one worker. 16 is the bench's own in-flight cap per service, so its
- * profiles never split a turn; splitting at 8 (by load), 3,000 of 8,000 turns split
- * in the seed profile, which served 17 and 21% fewer calls (2 workers, one run
- * each against no split). A count, not loads, so holding costs nothing per request.
+ * How many of one turn's requests the held worker takes before the least loaded is
+ * picked again, so a burst is spread in chunks; a count, not loads, so it costs
+ * nothing per request (D-spread).
  */
 export const SPREAD = 16
 
 /**
- * How long one worker keeps a target's requests, turn after turn. Picked afresh
- * every turn, the workers of a service took turns waking on two cores: the services
- * spent a third to a half more CPU per call with two workers than with one, at the
- * same number of wake-ups per call, and two workers served 19% less than one (`latency`
- * profile). Held for a slice, the other workers sleep through it. In runs of one
- * worker and of two at two slice lengths, alternated three times (two rounds each),
- * two workers served, of one worker's req/s (`latency`, `seed`): at 5 ms 0.81 and 0.83,
- * at 50 ms 0.91 and 0.92; in a second set, at 50 ms 0.82 and 0.91, at 250 ms 0.91 and
- * 0.98, the services spending 17.5 and 16.0 µs per call (one worker: 14.6). In a third,
- * 250 ms 0.84 and 0.91, 1,000 ms 0.90 and 0.92, with shares of 44-53% per worker in 10 s
- * rounds (48-53% at 250 ms, a slice being 2.5% of a round). The calls of one slice go
- * to one worker.
+ * How long one worker keeps a target's requests, turn after turn: the other workers
+ * sleep through the slice instead of taking turns waking on the same cores (D-hold).
  */
 export const HOLD_MS = 250
 
 /**
  * The held worker is left at its next turn once it has more than this many in flight
- * above the least loaded: a slow or CPU-bound worker's queue then goes to the others
- * (as picking per turn does), and a hung one keeps at most this many and one turn's
- * requests. Lower, the caller's own queue of answers (in flight until it reads them)
- * ended slices early: at 8, two workers served 3% less than at 16; at 4 and 2, 7 and
- * 13% less than bounded by the pool's 32 connections alone (medians of 3 rounds, one
- * run each).
+ * above the least loaded: a slow worker's queue goes to the others, and a hung one keeps
+ * at most this many and one turn's requests. Lower ended slices early (D-hold-slack).
  */
 export const HOLD_SLACK = SPREAD
 
 /**
- * A worker that was sent requests and has sent nothing back for this long (no
- * answer, no credit, not a byte) is pinged; silence alone proves nothing, since a
- * slow handler sends nothing until it answers (small requests cost no credit
- * frame). If the ping too goes unanswered this long, its event loop is blocked (a
- * hang, a long synchronous task, a long GC pause): it gets no new request while
- * another worker answers, and any message from it puts it back. By load alone, a
- * hung worker's requests ended on their deadline, after which it had the fewest
- * in flight and took the next slice, and its callers' connections with it: in a
- * 5 s hang of one of two workers, the other served 372 calls (reliability check).
+ * A worker owing answers that has sent nothing back for this long is pinged (a slow
+ * handler is silent too); if the ping goes unanswered as long, its event loop is blocked
+ * and it gets no new request until any message from it arrives (D-stall).
  */
 export const STALL_MS = 100
 
@@ -147,11 +124,9 @@ export class ApplicationRoute {
       return null
     }
     if (links.length === 1) return links[0]
-    // One worker per event-loop turn at least: the turn's requests then leave in one
-    // message to one thread (session.js), not one per worker. Spread per request, two
-    // workers doubled the messages, so the wake-ups, per call (measured: 0.19 to 0.40
-    // posts per call at the caller) and served a quarter fewer calls than one worker.
-    // Every SPREAD requests of a turn, the least loaded is picked again.
+    // One worker per event-loop turn at least, so the turn's requests leave in one
+    // message to one thread (session.js); every SPREAD requests of a turn, the least
+    // loaded is picked again (D-turn-holder).
     const held = this.held
     if (this.inTurn) {
       if (held !== null && this.heldFor < SPREAD) {
