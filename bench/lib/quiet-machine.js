@@ -1,13 +1,9 @@
 // @ts-check
 // Before the first measured run, the machine should be doing nothing but what is measured.
 // What a suite's setup starts (runtimes, service processes, containers, a Docker engine)
-// may go on working for a while after it reports ready: on a fresh machine the first run
-// measured ipc at half its later rate (327 against 643 and 686 req/s, so it failed with
-// 504s), its entry waiting for a core 68% of the time against 48-50% in the rounds after
-// (what held the core was not profiled). This waits until the whole machine's CPU use,
-// from /proc/stat, stays low for a few seconds, or gives up after a limit and says so.
-// A guard, not that failure's cause: in the next fresh run the machine was quiet after
-// 3 s and round 1 was still every transport's slowest (the runtimes' own warm-up).
+// may go on working for a while after it reports ready (D-quiet-machine). This waits
+// until the whole machine's CPU use, from /proc/stat, stays low for a few seconds, or
+// gives up after a limit and says so. A guard, not a cure for a slow first round.
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'

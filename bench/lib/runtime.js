@@ -30,7 +30,7 @@ import { isListening } from './ports.js'
  *   nodeFlags: Node/V8 flags for the runtime's process (node-flags.js), before Watt's CLI
  * @returns {Promise<Runtime>}
  */
-// 120 s: five apps start in ~5 s here, but a loaded 2-core box was seen to need over 60 s
+// 120 s, a hang detector: a loaded machine was seen to start a runtime very slowly (D-ready-timeout)
 export async function startRuntime ({ env = {}, readyTimeoutMs = 120_000, reuse = true, configFile = 'watt.json', readyPaths: paths, nodeFlags = [] } = {}) {
   const fullEnv = { ...process.env, ...env }
   const readyPaths = paths ?? defaultReadyPaths(fullEnv)

@@ -1,9 +1,7 @@
 // @ts-check
 // Waits until a server has drained the work a previous load left in flight.
-// A load generator that stops closes its sockets with requests still queued;
-// measured: after a c100 p10 warm-up over Watt's mesh the entry kept working
-// on ~1000 abandoned fan-outs, and a load started at once saw whole
-// connections starve for 10 s (480 timeouts), none after a 3 s pause.
+// A load generator that stops closes its sockets with requests still queued, and
+// a load started at once saw whole connections starve (D-settle).
 import { request } from 'undici'
 
 /**

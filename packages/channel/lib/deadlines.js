@@ -1,6 +1,6 @@
 // @ts-check
 // One timer per channel for every call's deadline, instead of a setTimeout per call
-// (measured here: ~2 µs to arm and clear one, on the path being measured). The timer
+// (arming and clearing one per call cost, D-deadline-timer). The timer
 // is armed for the earliest deadline; when it fires, the owner expires what is due
 // and arms it for the next one. While armed it keeps the event loop alive, which is
 // what a pending call needs (the ports themselves are unref'd).

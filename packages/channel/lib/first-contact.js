@@ -12,10 +12,8 @@
 // A change in the application's workers (start, stop, crash, restart) re-arms it.
 //
 // A send waits for the one before it for at most `maxWaitMs`: Watt's send can hang
-// for up to 90 s (60 s for a channel, 30 s for the answer) when it meets a worker
-// that is being replaced. Seen after a crash of node3 under load: every later first
-// contact queued behind one such send, and the lab's three channel transports to
-// node3 answered 504 for minutes while rpc, Watt's own send, was back within 1.2 s.
+// for up to 90 s when it meets a worker that is being replaced, and every later first
+// contact would queue behind it (D-send-hang).
 // A channel a race then orphans is still closed at the thread's exit (lost-channels.js).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { BroadcastChannel, workerData } from 'node:worker_threads'

@@ -13,11 +13,8 @@ import { closeLostChannelsAtExit } from './lost-channels.js'
 export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
 
 /**
- * How long a handshake may wait for its answer. Watt's send can hang for up to 90 s
- * when it meets a worker being replaced, and a client opens one channel at a time:
- * after a crash of node3 under load, every call queued behind one such handshake and
- * the lab's three channel transports to node3 answered 504 for minutes (rpc, whose
- * sends are each their own, was back in 1.2 s). A handshake takes milliseconds;
+ * How long a handshake may wait for its answer: Watt's send can hang for up to 90 s, and
+ * a client's calls all wait on its one open (D-send-hang). A handshake takes milliseconds;
  * one that gave up fails its calls with 'unreachable' and the next call opens anew.
  */
 export const HANDSHAKE_TIMEOUT_MS = 3000

@@ -3,8 +3,8 @@
 // track of a channel it asked the runtime for. Its close() at stop then misses
 // that channel, which stays listened to and referenced: the thread does not
 // exit, and the runtime kills it after 10 s, ports held meanwhile. Seen in the
-// lab's entry (test/web/stop.test.js under parallel tests): 6 channels still
-// open after Watt's close in 1 of 66 stops. The path that code reading shows: a
+// lab's entry (test/web/stop.test.js under parallel tests, D-lost-channels).
+// The path that code reading shows: a
 // workers broadcast arriving while `send` awaits 'getWorkerMessagingChannel'
 // rebuilds messaging's worker table from copies, and the channel is stored on
 // the discarded entry (first-contact.js guards the other path, racing sends).

@@ -141,11 +141,9 @@ export class PortSocket extends Duplex {
   /**
    * Moves waiting data into the readable buffer up to a high-water mark, the last
    * chunk cut at the mark (a view, not a copy). A read() then returns at most a
-   * mark, as one read of a TCP socket does (a whole frame pushed below the mark
-   * made reads of up to 128 KiB, 130,886 bytes measured, each joined by a copy),
-   * and the room is always filled: a reader waiting in read(n) for bytes beyond
-   * what is buffered gets them (holding back a frame that did not fit whole left
-   * it waiting for good).
+   * mark, as one read of a TCP socket does (D-read-mark), and the room is always
+   * filled: a reader waiting in read(n) for bytes beyond what is buffered gets them
+   * (holding back a frame that did not fit whole left it waiting for good).
    */
   fill () {
     while (this.waiting.length > 0) {

@@ -3,12 +3,10 @@
 // http-port connection between them. Frames written in one event-loop turn, on
 // any connection, leave in ONE postMessage at the end of the turn (setImmediate,
 // after the poll phase has run every socket callback of the turn): each post
-// wakes the peer thread, and the profile showed that wake-up as the cost of a call.
+// wakes the peer thread, the cost of a call (D-one-post-per-turn).
 //
 // A message is a flat array of (connection id, payload) pairs:
-//   string      data (latin1, one byte per char: the cheapest thing to post;
-//               transferring even a 200-byte ArrayBuffer cost ~20 µs, and
-//               structured clone of a pooled Buffer copies its 64 KiB slab)
+//   string      data (latin1, one byte per char: the cheapest thing to post)
 //   Uint8Array  data above STRING_LIMIT, at most FRAME_BYTES, in a transferred
 //               FRAME_BYTES buffer that the reader copies out and hands back (id 0)
 //   ArrayBuffer (connection id 0) a frame buffer handed back, for the writer to fill again
@@ -34,21 +32,14 @@ export const PING = -5
 export const PONG = -6
 export const REFUSED = -7
 /**
- * Above this, data travels as a transferred buffer. A string is copied four times
- * (toString, clone, unclone, Buffer.from), twice onto a V8 heap where it waits for a
- * GC: at 256 KiB, the data suite's 100 MB scans peaked 30 MiB higher than over TCP;
- * at 16 KiB, 3 MiB higher (stream: +7 → -3 MiB), at the same throughput.
+ * Above this, data travels as a transferred buffer: a string is copied four times,
+ * twice onto a V8 heap where it waits for a GC (D-string-limit).
  */
 export const STRING_LIMIT = 16 * 1024
 /**
- * Data above STRING_LIMIT travels in frames of at most this many bytes, each in a
- * buffer of exactly this size that goes back and forth: the writer copies into a
- * buffer its reader handed back, the reader copies out into memory of its own
- * thread (as a socket read does) and hands the buffer back at once. Transferred
- * one way only, every frame was a fresh allocation of the writer's thread that the
- * reader's GC freed whenever it ran: in the data suite's buffered 4 MB answers the
- * writer took 120-157 page faults per answer (1-5 over TCP) and both threads more CPU
- * per answer than over TCP.
+ * Data above STRING_LIMIT travels in frames of at most this many bytes, each in a buffer
+ * of exactly this size that the reader copies out of and hands back at once, for the
+ * writer to fill again: no fresh allocation per frame for the reader's GC (D-frame-handback).
  */
 export const FRAME_BYTES = 64 * 1024
 
@@ -100,13 +91,8 @@ export class PortSession {
     this.transfer = []
     /**
      * Frame buffers the peer handed back, at most as many as the open connections'
-     * windows can have in flight (`spareLimit`). Why that many: a writer with credit on
-     * every connection fills all their windows in one turn, and the hand-backs return in
-     * one burst. With a fixed 32 kept, the data suite's 10 streamed 4 MB answers
-     * allocated 5,132 of 7,120 frames afresh and dropped 4,972 for the GC, which the
-     * data-source (few JS objects, rare collections) ran late: its ArrayBuffers peaked at
-     * 18-41 MiB (8-10 over TCP); kept per window, 160 were allocated (the windows' worth)
-     * and none dropped.
+     * windows can have in flight (`spareLimit`): the hand-backs of a turn that filled
+     * every window return in one burst (D-spare-frames).
      * @type {ArrayBuffer[]}
      */
     this.spare = []

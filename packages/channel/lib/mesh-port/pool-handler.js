@@ -2,7 +2,7 @@
 // The handler the drop-in hands to a link's Pool. It counts the link's calls in
 // flight (from dispatch until the answer ends, fails or upgrades): the route reads
 // that count at each choice of worker, where undici's `pool.stats` walked every
-// connection of the pool five times (~0.3 µs per call in the entry at two workers).
+// connection of the pool five times (D-in-flight-count).
 //
 // undici's compose() wraps every handler that reaches an interceptor in a WrapHandler
 // (the new handler API). A Pool speaks the old API and, given a handler with the new
