@@ -49,7 +49,7 @@ export const BLOCKS = {
     render: (results) => compatBlock(results.compat)
   },
   apps: {
-    file: README,
+    file: join(PROJECT_ROOT, 'docs/suites.md'),
     optional: true,
     sources: {
       apps: { path: 'results/published/apps.json', suite: 'apps', required: true }

@@ -5,7 +5,9 @@
 // transport measured (a transport the registry adds shows up with no code change).
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { BLOCKS, README, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
+import { relative } from 'node:path'
+import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { BLOCKS, README, hasBlock, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
 import { dataBlock } from '../../scripts/readme/data-block.js'
 import { resultsBlock } from '../../scripts/readme/results-block.js'
 import { BASELINE_TRANSPORT, TRANSPORT_NAMES } from '../../lib/topology.js'
@@ -18,6 +20,17 @@ t.test('the committed block is what npm run readme writes from the files it name
   const block = renderBlock(sources)
   t.ok(readme.includes(block), `README.md's results block differs from what ${sources.transports} gives: run npm run readme`)
   t.equal(replaceBlock(readme, block), readme, 'writing it again changes nothing (idempotent)')
+})
+
+t.test('every generated block is placed and is what npm run readme writes (what npm run readme -- --check checks)', async (t) => {
+  for (const [name, block] of Object.entries(BLOCKS)) {
+    const file = relative(PROJECT_ROOT, block.file)
+    const text = readFileSync(block.file, 'utf8')
+    t.ok(hasBlock(text, name), `${file} holds the ${name} block's markers`)
+    if (!hasBlock(text, name)) continue
+    t.ok(text.includes(renderBlock(sourcesOf(text, name), name)), `${file}'s ${name} block is what its sources give: run npm run readme`)
+  }
+  t.equal(relative(PROJECT_ROOT, BLOCKS.apps.file), 'docs/suites.md', 'the apps block sits where the apps suite is described')
 })
 
 /** A small synthetic transports result: the shape npm run bench writes. */
