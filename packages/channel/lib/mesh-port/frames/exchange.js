@@ -302,8 +302,9 @@ export class Exchange extends EventEmitter {
       this.session.send(this.id, RESET)
       this.session.remove(this.id)
     }
+    // as Node's abortIncoming: a request whose answer did not finish is destroyed ('aborted', 'close')
     const req = this.req
-    if (req !== null && !req.complete && !req.destroyed) req.destroy(err)
+    if (req !== null && !req.destroyed && !this.ended) req.destroy(err)
     process.nextTick(() => this.emit('close', err !== undefined))
     return this
   }

@@ -13,7 +13,7 @@
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH'])
 
 /** Headers that change how HTTP/1.1 frames the exchange: left to the HTTP wire. */
-const FRAMING = new Set(['connection', 'keep-alive', 'upgrade', 'transfer-encoding', 'expect', 'te'])
+const FRAMING = new Set(['connection', 'keep-alive', 'upgrade', 'transfer-encoding', 'expect'])
 
 /**
  * @typedef {object} RequestHead  what travels as the request's first frame
