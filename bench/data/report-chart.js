@@ -1,7 +1,7 @@
 // @ts-check
 // One chart per dataset with every variant on it: throughput on the left and
-// peak RSS on the right, grouped by source (disk and the three network paths), one colour per
-// parser, so parser cost and streaming cost read side by side.
+// peak RSS on the right, one row per source (disk and the three network paths, each named on
+// its row), one colour per parser, so parser cost and streaming cost read side by side.
 import { parserName, PARSER_OF_MODE } from './parsers.js'
 
 const SOURCE_LABEL = { disk: 'disk', 'net-ipc': 'ipc (mesh)', 'net-tcp': 'tcp', 'net-mesh-port': 'mesh-port (drop-in)' }
@@ -34,8 +34,9 @@ export function variantsChart ({ dataset, rows, median, streamJsonVersion }) {
   const missing = rows.filter((row) => row.entry.failed).map((row) => `${row.target} ${isRefused(row.entry) ? 'refused (507: cannot buffer at this size)' : 'FAILED'}`)
   const idle = median(rows.flatMap((row) => row.mine), (r) => r.rssIdleBytes / 1048576)
   const categories = sources.map((source) => SOURCE_LABEL[/** @type {keyof typeof SOURCE_LABEL} */ (source)] ?? source)
-  const label = { show: true, position: 'top', fontSize: 9, formatter: (/** @type {any} */ p) => (p.value == null ? '' : Math.round(p.value)) }
+  const label = { show: true, position: 'right', fontSize: 9, formatter: (/** @type {any} */ p) => (p.value == null ? '' : Math.round(p.value)) }
   return {
+    canvasHeight: 100 + 50 + sources.length * (14 + 12 * modes.length),
     title: {
       text: `Every ${dataset}-dataset variant: throughput and peak RSS, by source and parser`,
       subtext: [`runtime idle RSS ≈ ${idle == null ? '?' : Math.round(idle)} MiB`, ...(missing.length ? [`no bar: ${missing.join(', ')}`] : [])].join(' · '),
@@ -43,13 +44,13 @@ export function variantsChart ({ dataset, rows, median, streamJsonVersion }) {
       textStyle: { fontSize: 14 },
       subtextStyle: { fontSize: 11 }
     },
-    legend: { top: 50, data: modes.map((mode) => parserName(mode, streamJsonVersion)) },
+    legend: { top: 62, data: modes.map((mode) => parserName(mode, streamJsonVersion)) },
     tooltip: {},
-    grid: [{ left: 60, width: '38%', top: 100, bottom: 40 }, { right: 20, width: '38%', top: 100, bottom: 40 }],
-    xAxis: [{ type: 'category', data: categories, gridIndex: 0 }, { type: 'category', data: categories, gridIndex: 1 }],
-    yAxis: [
-      { type: 'value', name: 'dataset MB/s (req/s × size)', gridIndex: 0, nameTextStyle: { align: 'left' } },
-      { type: 'value', name: 'peak RSS MiB (whole runtime)', gridIndex: 1, nameTextStyle: { align: 'left' } }
+    grid: [0, 1].map((i) => ({ [i ? 'right' : 'left']: i ? 30 : 10, width: '45%', top: 100, bottom: 50, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' })),
+    yAxis: [0, 1].map((gridIndex) => ({ type: 'category', data: categories, gridIndex, inverse: true, axisLabel: { interval: 0 } })),
+    xAxis: [
+      { type: 'value', name: 'dataset MB/s (req/s × size)', gridIndex: 0, nameLocation: 'middle', nameGap: 28 },
+      { type: 'value', name: 'peak RSS MiB (whole runtime)', gridIndex: 1, nameLocation: 'middle', nameGap: 28 }
     ],
     series: modes.flatMap((mode) => {
       const common = { name: parserName(mode, streamJsonVersion), type: 'bar', label, itemStyle: { color: COLOUR[/** @type {keyof typeof COLOUR} */ (mode)] } }

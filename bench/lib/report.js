@@ -30,33 +30,56 @@ export function markdownTable ({ headers, rows }) {
  * @param {{ width?: number, height?: number }} [size]
  */
 export function chartSvg (option, { width = 820, height = 360 } = {}) {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height })
-  chart.setOption({ animation: false, backgroundColor: '#ffffff', ...option })
+  // ECharts has no option for the canvas: a chart that needs its own height carries it as canvasHeight
+  const { canvasHeight, ...echartsOption } = /** @type {{ canvasHeight?: number }} */ (option)
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height: canvasHeight ?? height })
+  chart.setOption({ animation: false, backgroundColor: '#ffffff', ...echartsOption })
   const svg = chart.renderToSVGString()
   chart.dispose()
   return svg
 }
 
 /**
- * A grouped bar chart: one group per category, one bar per series.
+ * A grouped bar chart, drawn horizontally: one row per category, named on its
+ * left, so every bar keeps its name (ECharts drops x-axis labels that would overlap).
  * @param {{ title: string, categories: string[], series: { name: string, values: (number | null)[] }[], unit?: string, log?: boolean, stacked?: boolean }} spec
  */
 export function barChart ({ title, categories, series, unit = '', log = false, stacked = false }) {
+  const top = 50 + 24 * legendRows(series.map((s) => s.name))
+  const bottom = 50
+  const rowHeight = 14 + 12 * (stacked ? 1 : series.length)
   return {
+    canvasHeight: top + bottom + Math.max(2, categories.length) * rowHeight,
     title: { text: title, left: 'center', textStyle: { fontSize: 14 } },
     legend: { top: 34 },
-    grid: { left: 70, right: 20, top: 78, bottom: 40 },
+    grid: { left: 10, right: 50, top, bottom, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
     tooltip: {},
-    xAxis: { type: 'category', data: categories },
-    yAxis: { type: log ? 'log' : 'value', name: unit, nameTextStyle: { align: 'left' } },
+    yAxis: { type: 'category', data: categories, inverse: true, axisLabel: { interval: 0 } },
+    xAxis: { type: log ? 'log' : 'value', name: unit, nameLocation: 'middle', nameGap: 28 },
     series: series.map(({ name, values }) => ({
       name,
       type: 'bar',
       data: values,
       ...(stacked ? { stack: 'total' } : {}),
-      label: { show: !stacked && series.length * categories.length <= 16, position: 'top', fontSize: 10, formatter: (/** @type {any} */ p) => shortNumber(p.value) }
+      label: { show: !stacked, position: 'right', fontSize: 10, formatter: (/** @type {any} */ p) => shortNumber(p.value) }
     }))
   }
+}
+
+/**
+ * How many rows ECharts' legend takes across an 820 px chart, roughly: an item
+ * is its 25 px symbol, about 6.5 px a character and a 10 px gap.
+ * @param {string[]} names
+ */
+function legendRows (names) {
+  let rows = 1
+  let used = 0
+  for (const name of names) {
+    const width = 35 + 6.5 * name.length
+    if (used + width > 780 && used > 0) { rows++; used = 0 }
+    used += width
+  }
+  return rows
 }
 
 /**

@@ -124,8 +124,9 @@ export function transportReport (result) {
   }))
 
   return {
-    title: `Watt transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(' vs ')}`,
-    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.${runtimesLine(config)}`,
+    // the title names the question; the transports, a dozen of them, are listed in the intro
+    title: 'How should services in one Watt runtime call each other? Transports measured side by side',
+    intro: `${failedBanner(result, 'transports')}${(config.outside?.skipped ?? []).map((/** @type {any} */ s) => `**Not run: ${s.reason}.**\n\n`).join('')}Transports: ${[...new Set(runs.map((/** @type {any} */ r) => r.target))].join(', ')}. ${machineLine(result)} The load generator runs on the same machine and shares its cores with the runtime.${runtimesLine(config)}`,
     sections
   }
 }

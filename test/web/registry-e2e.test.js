@@ -108,7 +108,7 @@ t.test('benchable: a short verified load through the bench, and in its report', 
   t.equal(mine.mismatches + mine.errors + mine.timeouts + mine.status.non2xx, 0)
   t.ok(result.summary.latency[NAME].requestsPerSec.median > 0)
   const md = readFileSync(`${report}.md`, 'utf8')
-  t.match(md, new RegExp(`^# .*${NAME}`, 'm'), 'in the report title')
+  t.match(md, new RegExp(`^Transports: .*${NAME}`, 'm'), 'named in the report\'s list of transports')
   t.match(md, new RegExp(`^\\| ${NAME} \\|`, 'm'), 'a row of its own')
 })
 
