@@ -196,3 +196,33 @@ test('a stopping worker refuses new requests (REFUSED), as over the HTTP wire', 
   callee.draining = false
   t.equal((await call(dispatcher, '/')).bytes.toString(), 'served')
 })
+
+test("a refused request moves to another worker's frames wire, any method, when all of it rode in its head", async (t) => {
+  const meta = { caller: 'test', wire: 'frames' }
+  const a = new MessageChannel()
+  const b = new MessageChannel()
+  const calleeA = acceptFrames(http.createServer((req, res) => res.end('A')), a.port2, meta)
+  const calleeB = acceptFrames(http.createServer((req, res) => {
+    let body = ''
+    req.setEncoding('latin1')
+    req.on('data', (c) => { body += c })
+    req.on('end', () => res.end(`B ${req.method} ${body}`))
+  }), b.port2, meta)
+  calleeA.draining = true
+  calleeA.refuseWhenDraining = true
+  const sessionB = new PortSession(b.port1, { application: 'app' })
+  const sessionA = new PortSession(a.port1, { application: 'app', relocate: async () => sessionB })
+  const linkA = { inFlight: 0, tally: { count: 0 } }
+  const linkB = { inFlight: 0, tally: { count: 0 } }
+  const framesA = new FramesClient(sessionA, { application: 'app', tally: { count: 0 }, link: linkA })
+  const framesB = new FramesClient(sessionB, { application: 'app', tally: { count: 0 }, link: linkB })
+  t.teardown(() => { sessionA.close(); sessionB.close(); calleeA.close(); calleeB.close() })
+  class Over extends Dispatcher {
+    /** @param {any} opts @param {any} handler */
+    dispatch (opts, handler) { return framesA.dispatch(opts, poolHandler(handler, linkA)) }
+  }
+  const answer = await call(new Over(), '/', { method: 'POST', body: 'hello' })
+  t.equal(answer.bytes.toString(), 'B POST hello', 'served by the other worker')
+  t.equal(framesB.tally.count, 1, 'counted as frames there')
+  t.same([linkA.inFlight, linkB.inFlight], [0, 0], 'settled on both')
+})

@@ -28,9 +28,17 @@ export class FramesCall {
    * @param {import('../pool-handler.js').OldApiView} handler
    * @param {import('./request-head.js').Outgoing} outgoing
    * @param {CallOptions} options
+   * @param {import('./client.js').FramesClient | null} [client]  where a refused request asks to move
+   * @param {number} [moves]  times this request moved already
    */
-  constructor (session, handler, outgoing, { application, window }) {
+  constructor (session, handler, outgoing, { application, window }, client = null, moves = 0) {
     this.session = session
+    this.client = client
+    this.moves = moves
+    /** refused, and waiting for another worker: an abort meanwhile ends it (client.js) */
+    this.moving = false
+    /** @type {Error | null} */
+    this.abortedWhileMoving = null
     this.handler = handler
     this.outgoing = outgoing
     this.application = application
@@ -123,7 +131,7 @@ export class FramesCall {
       return
     }
     if (payload === RESET) return this.fail(new ChannelError(this.application, 'closed', 'the connection was reset by the peer before the answer completed'))
-    if (payload === REFUSED) return this.fail(new ChannelError(this.application, 'closed', 'worker stopping: the request was refused'))
+    if (payload === REFUSED) return this.refused()
     if (this.paused || this.held.length > 0) {
       if (payload instanceof Uint8Array) payload = this.copyOut(payload)
       this.held.push(payload)
@@ -200,8 +208,24 @@ export class FramesCall {
     this.wake?.()
   }
 
+  /** A stopping worker did not take the request: to another worker if it can move, failed otherwise. */
+  refused () {
+    const refusal = new ChannelError(this.application, 'closed', 'worker stopping: the request was refused and no other worker could take it')
+    if (this.client === null || !this.outgoing.head.e) return this.fail(refusal)
+    this.finish()
+    this.moving = true
+    this.client.relocate(this).then((moved) => {
+      this.moving = false
+      if (!moved) this.handler.onError(refusal)
+    }, (/** @type {Error} */ err) => {
+      this.moving = false
+      this.handler.onError(err)
+    })
+  }
+
   /** @param {Error} [reason]  the caller's abort (a signal, a timeout, a destroyed body) */
   abort (reason) {
+    if (this.moving) this.abortedWhileMoving ??= reason ?? new errors.RequestAbortedError()
     if (this.done) return
     if (this.id !== 0) this.session.send(this.id, RESET)
     this.destroyBody()

@@ -9,17 +9,28 @@ import { OldApiView } from '../pool-handler.js'
 import { FramesCall } from './call.js'
 import { requestHead } from './request-head.js'
 
+/** @typedef {{ inFlight: number, tally: import('../metrics.js').Tally }} CountedLink  route.js's Link, as far as this wire needs it */
+
+/** @type {WeakMap<import('../../http/session.js').PortSession, FramesClient>} each session's frames wire, for a refused request to move to */
+const clients = new WeakMap()
+
+/** Moves one request may make (refused by one stopping worker, then another), as over the HTTP wire. */
+const MAX_MOVES = 3
+
 export class FramesClient {
   /**
    * @param {import('../../http/session.js').PortSession} session
-   * @param {{ application: string, window?: number, tally: import('../metrics.js').Tally }} options
+   * @param {{ application: string, window?: number, tally: import('../metrics.js').Tally, link?: CountedLink }} options
+   *   tally: this wire's requests; link: the route's link (its in-flight count and HTTP tally)
    */
-  constructor (session, { application, window = DEFAULT_WINDOW, tally }) {
+  constructor (session, { application, window = DEFAULT_WINDOW, tally, link }) {
     this.session = session
     this.options = { application, window }
     this.tally = tally
+    this.link = link ?? null
     /** @type {Map<string, string>} Host header by origin */
     this.hosts = new Map()
+    clients.set(session, this)
   }
 
   /**
@@ -33,7 +44,32 @@ export class FramesClient {
     const outgoing = requestHead(opts, this.host(opts.origin), STRING_LIMIT)
     if (outgoing === null) return false
     this.tally.count++
-    new FramesCall(this.session, view, outgoing, this.options).start()
+    new FramesCall(this.session, view, outgoing, this.options, this).start()
+    return true
+  }
+
+  /**
+   * A request a stopping worker refused (nothing of it was served) goes to another live
+   * worker's frames wire, when the whole request rode in its head (no body frames to replay).
+   * @param {FramesCall} call
+   * @returns {Promise<boolean>}  false: nowhere to go (the call then fails)
+   */
+  async relocate (call) {
+    if (!call.outgoing.head.e || call.moves >= MAX_MOVES || !this.session.relocate) return false
+    const to = await this.session.relocate('refused')
+    const client = to === null ? undefined : clients.get(to)
+    if (client === undefined) return false
+    if (call.abortedWhileMoving !== null) {
+      call.handler.onError(call.abortedWhileMoving)
+      return true
+    }
+    // route.js counted it as a request of `to` over HTTP: it goes as frames
+    if (client.link !== null) {
+      client.link.tally.count--
+      call.handler.moveTo(client.link)
+    }
+    client.tally.count++
+    new FramesCall(client.session, call.handler, call.outgoing, client.options, client, call.moves + 1).start()
     return true
   }
 
