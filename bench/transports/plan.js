@@ -60,7 +60,7 @@ export const byProfile = (kase) => kase.profile
  * 1,000 requests in flight, objects of a request outlive a scavenge, and V8's
  * allocation-site pretenuring then allocates them in the old space for the rest
  * of the isolate's life: a `latency` run after a `seed` run in the same runtime
- * paid ~4 µs of GC per call at the entry instead of ~0.5 (README, "Fairness rules").
+ * paid ~4 µs of GC per call at the entry instead of ~0.5 (docs/transports-and-fairness.md, "Fairness rules").
  * A lighter load leaves no such decision behind for a heavier one.
  * @param {{ name: string, connections: number, pipelining: number }[]} profiles
  */

@@ -26,7 +26,7 @@ const MAX_IN_FLIGHT = 48
 /**
  * Opens a prober on one transport: its MAX_IN_FLIGHT connections are opened now, before
  * any load, and kept (the entry's keep-alive is 72 s). Under a saturating closed-loop load
- * the entry accepts one new connection per event-loop iteration (libuv/libuv#3696; README,
+ * the entry accepts one new connection per event-loop iteration (libuv/libuv#3696; docs/transports-and-fairness.md,
  * "Bound the calls in flight"), measured here with strace at 13–21 a second. A prober that opened its connections
  * under the load queued them behind each other: the first case after start-up saw 480 in
  * the entry's accept queue and probes of every transport, `direct` included, waiting
