@@ -8,6 +8,7 @@
 // included) leaves as one frame, the body as data frames, trailers as one frame.
 // What Node's server does around a request (parserOnIncoming, resOnFinish) is done
 // here in the same order; its per-socket timeouts are not (the caller's own apply).
+import { channel } from 'node:diagnostics_channel'
 import { EventEmitter } from 'node:events'
 import http from 'node:http'
 import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../http/session.js'
@@ -32,6 +33,9 @@ function captureHead (firstLine, headers) {
 }
 
 const EXCHANGE = Symbol('frames exchange')
+/** What Node's server publishes per request (metrics and tracing subscribe), published here alike. */
+const requestStart = channel('http.server.request.start')
+const responseFinish = channel('http.server.response.finish')
 
 export class Exchange extends EventEmitter {
   /**
@@ -65,6 +69,8 @@ export class Exchange extends EventEmitter {
     this.bytesWritten = 0
     /** @type {any} the response Node assigned this "socket" to (ServerResponse.assignSocket) */
     this._httpMessage = null
+    /** @type {http.Server | null} */
+    this.server = null
     /** @type {any} */
     this.req = null
     /** @type {any} */
@@ -112,6 +118,8 @@ export class Exchange extends EventEmitter {
     res.on('finish', () => this.finished())
     if (typeof head.b === 'string' && head.b.length > 0) this.push(Buffer.from(head.b, 'latin1'))
     if (head.e) this.endRequest()
+    this.server = server
+    if (requestStart.hasSubscribers) requestStart.publish({ request: req, response: res, socket: this, server })
     server.emit('request', req, res)
   }
 
@@ -279,6 +287,7 @@ export class Exchange extends EventEmitter {
     const res = this.res
     const req = this.req
     this.ended = true
+    if (responseFinish.hasSubscribers) responseFinish.publish({ request: req, response: res, socket: this, server: this.server })
     if (this.chunked && typeof res._trailer === 'string' && res._trailer.length > 0) this.session.send(this.id, { t: trailerLines(res._trailer) })
     this.session.send(this.id, FIN)
     this.session.remove(this.id)
