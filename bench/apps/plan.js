@@ -5,10 +5,14 @@
 // `target` is the path.
 import { UsageError } from '../lib/cli.js'
 
-/** Where the app's calls travel, each from the app's config alone (runtimes.js). */
-export const PATHS = /** @type {const} */ (['ipc', 'mesh-port', 'tcp'])
 /** The path the ratios are taken against: Watt's default. */
 export const BASELINE_PATH = 'ipc'
+/** The mesh-port drop-in, by one undici.interceptors block. */
+export const DROP_IN_PATH = 'mesh-port'
+/** Loopback TCP through the apps' own ports. */
+export const TCP_PATH = 'tcp'
+/** Where the app's calls travel, each from the app's config alone (runtimes.js). */
+export const PATHS = /** @type {const} */ ([BASELINE_PATH, DROP_IN_PATH, TCP_PATH])
 
 /**
  * Each app, the routes measured through its entrypoint, and the GETs that prove
@@ -34,7 +38,7 @@ export const FLAGS = {
   duration: { type: 'integer', default: 4, min: 1, max: 600, help: 'seconds measured per run' },
   warmup: { type: 'integer', default: 1, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   'first-warmup': { type: 'integer', default: 3, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (each isolate on the path compiles the route then)' },
-  rounds: { type: 'integer', default: 2, min: 1, max: 50, help: 'interleaved rounds (ipc, mesh-port, tcp, ipc, …); each app runs all its rounds before the next' },
+  rounds: { type: 'integer', default: 2, min: 1, max: 50, help: `interleaved rounds (${PATHS.join(', ')}, ${BASELINE_PATH}, …); each app runs all its rounds before the next` },
   profiles: { type: 'list', default: ['latency'], choices: Object.keys(PROFILES), help: 'latency = c10, busy = c50' },
   apps: { type: 'list', default: Object.keys(APPS), choices: Object.keys(APPS), help: 'which apps' },
   routes: { type: 'list', choices: ROUTES, help: 'only these routes (app/route), e.g. catalog/list' },

@@ -7,6 +7,7 @@
 // result is published, the block says how to make one (placeholder).
 import { fixed, fmt, medianOf } from '../../bench/lib/format.js'
 import { pairedRatio, targetVerdicts } from '../../bench/apps/targets.js'
+import { PATHS } from '../../bench/apps/plan.js'
 
 /** @param {{ median: number } | null} r */
 const times = (r) => (r ? `${r.median.toFixed(2)}×` : '–')
@@ -31,12 +32,12 @@ function view (result) {
  */
 function table (result, v) {
   const rows = [
-    '| route | ipc req/s | mesh-port req/s | × ipc | tcp req/s | mesh-port ÷ tcp | p99 ms ipc / mesh-port / tcp | CPU µs/req ipc / mesh-port / tcp |',
+    `| route | ipc req/s | mesh-port req/s | × ipc | tcp req/s | mesh-port ÷ tcp | p99 ms ${PATHS.join(' / ')} | CPU µs/req ${PATHS.join(' / ')} |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|'
   ]
   for (const profile of v.profiles) {
     const cell = (/** @type {string} */ path) => (v.ok(profile, path) ? fmt(v.rps(profile, path)) : result.summary[profile]?.[path] ? 'FAILED' : '–')
-    const trio = (/** @type {(r: any) => number | null | undefined} */ pick) => ['ipc', 'mesh-port', 'tcp'].map((p) => fixed(v.med(profile, p, pick))).join(' / ')
+    const trio = (/** @type {(r: any) => number | null | undefined} */ pick) => PATHS.map((p) => fixed(v.med(profile, p, pick))).join(' / ')
     rows.push(`| \`${profile}\` | ${cell('ipc')} | ${cell('mesh-port')} | ${times(v.ratio(profile, 'mesh-port', 'ipc'))} | ${cell('tcp')} | ${times(v.ratio(profile, 'mesh-port', 'tcp'))} | ${trio((r) => r.latencyMs?.p99)} | ${trio((r) => r.resources?.cpuMicrosPerRequest)} |`)
   }
   return rows.join('\n')
