@@ -150,8 +150,8 @@ export function scaleReport (result) {
   }))
 
   return {
-    title: 'Scaling one HTTP server: single process, node:cluster, reusePort, PM2, Watt workers',
-    intro: `${failedBanner(result, 'strategies')}${machineLine(result, ['wattpm', 'autocannon'], { PM2: config.pm2Version ?? 'not installed' })} Logs and metrics are off in every strategy (Watt: metrics and health checks off, logger warn; PM2: no pmx, no host metrics, no version check). The load generator shares the machine's ${cores} cores with the servers.`,
+    title: 'How should one HTTP server use more than one core? Five strategies measured side by side',
+    intro: `${failedBanner(result, 'strategies')}Strategies: a single process, node:cluster, reusePort, PM2 and Watt workers. ${machineLine(result, ['wattpm', 'autocannon'], { PM2: config.pm2Version ?? 'not installed' })} Logs and metrics are off in every strategy (Watt: metrics and health checks off, logger warn; PM2: no pmx, no host metrics, no version check). The load generator shares the machine's ${cores} cores with the servers.`,
     sections
   }
 }
