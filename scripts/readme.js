@@ -1,7 +1,7 @@
 // @ts-check
-// npm run readme — rewrites the READMEs' generated blocks from result files:
-// the results block of README.md (npm run bench, bench:profile) and the data
-// block of bench/data/README.md (bench:data at two sizes, parser-speed).
+// npm run readme — rewrites the generated blocks of the Markdown files from result
+// files (scripts/readme/block.js lists them: README.md's results, bench/data's data,
+// the channel README's compat table, docs/suites.md's apps).
 //   npm run readme                                   from the files each block names (committed under results/published/)
 //   npm run readme -- --publish results/transports-….json [--profile …] [--data …] [--data-large …] [--parsers …]
 //                                                    copy those into results/published/ first (then commit them)
@@ -64,7 +64,7 @@ runMain(async () => {
     if (!sources[name]) continue
     const file = relative(PROJECT_ROOT, block.file)
     const from = Object.values(sources[name]).join(' and ')
-    // README.md holds two blocks: each is written into the file as the one before left it
+    // A file may hold several blocks: each is written into the file as the one before left it
     if (!flags.check) texts[name] = readFileSync(block.file, 'utf8')
     const next = replaceBlock(texts[name], renderBlock(sources[name], name), name)
     if (flags.check) {

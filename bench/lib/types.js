@@ -1,6 +1,6 @@
 // @ts-check
 // The shapes every suite shares: a case to run, what measuring it returns, one
-// run in the result file, and the result file itself (schema in the README).
+// run in the result file, and the result file itself (schema in docs/benchmarks.md).
 export {}
 
 /**

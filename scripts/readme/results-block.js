@@ -292,7 +292,7 @@ function findings (result, profile, v) {
     // tcp listed with the rest: whether it degrades more evenly than the others differs from run to run
     const seedTail = v.transports.filter((t) => t !== 'direct' && v.has('seed', t))
       .map((t) => `\`${t}\` p50 ${fixed(v.med('seed', t, (r) => r.latencyMs?.p50))} / p99 ${fixed(v.med('seed', t, (r) => r.latencyMs?.p99))} ms`)
-    bullets.push(`**Overload shows at the start of a load.** A burst of ${v.first('seed').connections} new connections into a saturated entry is admitted one per event-loop turn (see "Bound the calls in flight" below), so the last connections wait for their first answer: ${seedTail.join(', ')} under \`seed\`.`)
+    bullets.push(`**Overload shows at the start of a load.** A burst of ${v.first('seed').connections} new connections into a saturated entry is admitted one per event-loop turn (see "Bound the calls in flight" in docs/transports-and-fairness.md), so the last connections wait for their first answer: ${seedTail.join(', ')} under \`seed\`.`)
   }
   bullets.push(advice(v))
   return bullets.map((b) => `- ${b}`).join('\n')
