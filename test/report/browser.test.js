@@ -13,7 +13,8 @@ import { profileReport } from '../../bench/profile/report.js'
 import { transportReport } from '../../bench/transports/report.js'
 
 const root = new URL('../../', import.meta.url)
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path))
+// CHROMIUM_PATH, when set, is the only browser tried
+const CHROMIUM = (process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']).find((path) => existsSync(path))
 const skip = !CHROMIUM && 'no Chromium found (set CHROMIUM_PATH, or on Debian: apt-get install chromium; .ci/run installs it when root)'
 
 /** Each committed result with charts, and the report writer its suite uses. */
