@@ -226,3 +226,35 @@ test("a refused request moves to another worker's frames wire, any method, when 
   t.equal(framesB.tally.count, 1, 'counted as frames there')
   t.same([linkA.inFlight, linkB.inFlight], [0, 0], 'settled on both')
 })
+
+test('a refused request with a streamed body moves with it (up to 64 KiB), a larger one fails naming why', async (t) => {
+  const meta = { caller: 'test', wire: 'frames' }
+  const a = new MessageChannel()
+  const b = new MessageChannel()
+  const calleeA = acceptFrames(http.createServer((req, res) => res.end('A')), a.port2, meta)
+  const calleeB = acceptFrames(http.createServer((req, res) => {
+    const hash = createHash('sha256')
+    req.on('data', (c) => hash.update(c))
+    req.on('end', () => res.end(`B ${hash.digest('hex')}`))
+  }), b.port2, meta)
+  calleeA.draining = true
+  calleeA.refuseWhenDraining = true
+  const sessionB = new PortSession(b.port1, { application: 'app' })
+  const sessionA = new PortSession(a.port1, { application: 'app', relocate: async () => sessionB })
+  const linkA = { inFlight: 0, tally: { count: 0 } }
+  const framesA = new FramesClient(sessionA, { application: 'app', tally: { count: 0 }, link: linkA })
+  const framesB = new FramesClient(sessionB, { application: 'app', tally: { count: 0 }, link: { inFlight: 0, tally: { count: 0 } } })
+  t.teardown(() => { sessionA.close(); sessionB.close(); calleeA.close(); calleeB.close() })
+  class Over extends Dispatcher {
+    /** @param {any} opts @param {any} handler */
+    dispatch (opts, handler) { return framesA.dispatch(opts, poolHandler(handler, linkA)) }
+  }
+  const body = pattern(40_000)
+  const stream = async function * () { for (let i = 0; i < body.length; i += 5000) { await new Promise((resolve) => setImmediate(resolve)); yield body.subarray(i, i + 5000) } }
+  const answer = await call(new Over(), '/', { method: 'POST', body: stream() })
+  t.equal(answer.bytes.toString(), `B ${sha(body)}`, 'the whole streamed body arrived at the other worker')
+  t.equal(framesB.tally.count, 1)
+  const large = pattern(200_000)
+  await t.rejects(call(new Over(), '/', { method: 'POST', body: (async function * () { yield large.subarray(0, 100_000); yield large.subarray(100_000) })() }), /could not move/)
+  t.equal(linkA.inFlight, 0, 'settled')
+})

@@ -14,6 +14,7 @@
 // batches of half a window, so small exchanges never cost a credit frame.
 import { errors } from 'undici'
 import { ChannelError } from '../../errors.js'
+import { REPLAY_BYTES } from '../../http/port-socket.js'
 import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/session.js'
 
 /**
@@ -21,6 +22,13 @@ import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/sessi
  * @property {string} application
  * @property {number} window
  */
+
+/**
+ * A refused request's failure.
+ * @param {string} application
+ * @param {string} [why]
+ */
+const REFUSAL = (application, why = 'no other worker could take it') => new ChannelError(application, 'closed', `worker stopping: the request was refused and ${why}`)
 
 export class FramesCall {
   /**
@@ -39,6 +47,13 @@ export class FramesCall {
     this.moving = false
     /** @type {Error | null} */
     this.abortedWhileMoving = null
+    /** the body is being sent (pump) */
+    this.pumping = false
+    /** refused while its body was being sent: the rest is kept, not sent */
+    this.collecting = false
+    /** @type {Buffer[] | null} body bytes sent before any answer (null: too many, or answered) */
+    this.kept = []
+    this.keptBytes = 0
     this.handler = handler
     this.outgoing = outgoing
     this.application = application
@@ -85,25 +100,52 @@ export class FramesCall {
    * @param {Iterable<unknown> | AsyncIterable<unknown>} body
    */
   async pump (body) {
+    this.pumping = true
     try {
       for await (const chunk of body) {
-        if (this.done) break
+        if (this.done && !this.collecting) break
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
         if (bytes === null) throw new TypeError(`a request body chunk of type ${typeof chunk}`)
         let offset = 0
-        while (offset < bytes.length) {
+        while (offset < bytes.length && !this.done) {
           while (this.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
           if (this.done) break
           const n = Math.min(bytes.length - offset, this.credit, FRAME_BYTES)
+          this.keep(bytes, offset, n)
           this.sendData(bytes, offset, n)
           offset += n
         }
-        if (this.done) break
+        // refused meanwhile: the rest of the body is kept, to be sent again elsewhere
+        if (this.collecting && !this.keep(bytes, offset, bytes.length - offset)) return this.cannotMove()
+        if (this.done && !this.collecting) break
       }
+      this.pumping = false
+      if (this.collecting) return this.moveWithBody()
       if (!this.done) this.session.send(this.id, FIN)
     } catch (err) {
+      this.pumping = false
+      if (this.collecting) return this.cannotMove()
       this.abort(/** @type {Error} */ (err))
     }
+  }
+
+  /**
+   * Keeps a copy of body bytes sent before the answer began, up to REPLAY_BYTES (as the
+   * HTTP wire does): a stopping worker may refuse the request, which then moves with them.
+   * @param {Buffer} bytes
+   * @param {number} offset
+   * @param {number} n
+   * @returns {boolean}  false: too large to keep (it cannot move)
+   */
+  keep (bytes, offset, n) {
+    if (this.kept === null || n === 0) return this.kept !== null
+    if (this.keptBytes + n > REPLAY_BYTES || this.answered) {
+      this.kept = null
+      return false
+    }
+    this.kept.push(Buffer.from(bytes.subarray(offset, offset + n)))
+    this.keptBytes += n
+    return true
   }
 
   /**
@@ -210,21 +252,50 @@ export class FramesCall {
 
   /** A stopping worker did not take the request: to another worker if it can move, failed otherwise. */
   refused () {
-    const refusal = new ChannelError(this.application, 'closed', 'worker stopping: the request was refused and no other worker could take it')
-    if (this.client === null || !this.outgoing.head.e) return this.fail(refusal)
+    if (this.client === null) return this.fail(REFUSAL(this.application))
+    const whole = this.outgoing.head.e
+    if (!whole && this.kept === null) return this.fail(REFUSAL(this.application, `is larger than ${REPLAY_BYTES} bytes, so it could not move`))
     this.finish()
     this.moving = true
-    this.client.relocate(this).then((moved) => {
+    if (whole) return this.move()
+    // the body still coming is kept too; it moves once all of it is here
+    this.collecting = true
+    if (!this.pumping) this.moveWithBody()
+  }
+
+  /** The kept body becomes part of the head (a request of at most REPLAY_BYTES), then it moves. */
+  moveWithBody () {
+    this.collecting = false
+    const body = Buffer.concat(/** @type {Buffer[]} */ (this.kept))
+    this.outgoing = { head: { ...this.outgoing.head, b: body.toString('latin1'), e: true }, buffer: null, stream: null }
+    this.move()
+  }
+
+  move () {
+    /** @type {import('./client.js').FramesClient} */ (this.client).relocate(this).then((moved) => {
       this.moving = false
-      if (!moved) this.handler.onError(refusal)
+      if (!moved) this.handler.onError(REFUSAL(this.application))
     }, (/** @type {Error} */ err) => {
       this.moving = false
       this.handler.onError(err)
     })
   }
 
+  cannotMove () {
+    this.collecting = false
+    this.moving = false
+    this.handler.onError(REFUSAL(this.application, `is larger than ${REPLAY_BYTES} bytes, so it could not move`))
+  }
+
   /** @param {Error} [reason]  the caller's abort (a signal, a timeout, a destroyed body) */
   abort (reason) {
+    if (this.collecting) {
+      // refused, its body still coming: it ends here
+      this.collecting = false
+      this.moving = false
+      this.destroyBody()
+      return this.handler.onError(reason ?? new errors.RequestAbortedError())
+    }
     if (this.moving) this.abortedWhileMoving ??= reason ?? new errors.RequestAbortedError()
     if (this.done) return
     if (this.id !== 0) this.session.send(this.id, RESET)
