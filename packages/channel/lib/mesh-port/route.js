@@ -301,13 +301,13 @@ export class ApplicationRoute {
       relocate: (why) => this.relocate(link, why)
     })
     const session = link.session
-    if (this.options.wire === 'frames') link.frames = new FramesClient(session, { application, window: this.options.window, tally: tally(application, 'http-port', worker, 'frames'), link })
     link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
       application,
       connections: this.options.connections,
       window: this.options.window,
       pool: this.options.pool
     })
+    if (this.options.wire === 'frames') link.frames = new FramesClient(session, { application, window: this.options.window, tally: tally(application, 'http-port', worker, 'frames'), link, pool: link.pool })
     this.links = [...this.links, link]
   }
 

@@ -84,6 +84,7 @@ export class FramesCall {
     if (session.closed) return this.fail(new ChannelError(this.application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)'))
     this.id = session.nextId++
     session.add(this.id, this)
+    this.client?.started()
     session.send(this.id, this.outgoing.head)
     const { buffer, stream } = this.outgoing
     if (buffer !== null) this.pump([buffer])
@@ -248,6 +249,7 @@ export class FramesCall {
     this.done = true
     this.session.remove(this.id)
     this.wake?.()
+    this.client?.ended()
   }
 
   /** A stopping worker did not take the request: to another worker if it can move, failed otherwise. */
@@ -321,6 +323,7 @@ export class FramesCall {
   onSessionLost (err) {
     if (this.done) return
     this.done = true
+    this.client?.ended()
     this.wake?.()
     this.handler.onError(err)
   }

@@ -20,17 +20,50 @@ const MAX_MOVES = 3
 export class FramesClient {
   /**
    * @param {import('../../http/session.js').PortSession} session
-   * @param {{ application: string, window?: number, tally: import('../metrics.js').Tally, link?: CountedLink }} options
-   *   tally: this wire's requests; link: the route's link (its in-flight count and HTTP tally)
+   * @param {{ application: string, window?: number, tally: import('../metrics.js').Tally, link?: CountedLink, pool?: import('undici').Pool }} options
+   *   tally: this wire's requests; link: the route's link (its in-flight count and HTTP tally);
+   *   pool: the link's HTTP wire, whose close (route.js closes the session after it) waits for this wire's calls
    */
-  constructor (session, { application, window = DEFAULT_WINDOW, tally, link }) {
+  constructor (session, { application, window = DEFAULT_WINDOW, tally, link, pool }) {
     this.session = session
     this.options = { application, window }
     this.tally = tally
     this.link = link ?? null
     /** @type {Map<string, string>} Host header by origin */
     this.hosts = new Map()
+    /** calls under way on this session */
+    this.active = 0
+    /** @type {(() => void)[]} */
+    this.idle = []
     clients.set(session, this)
+    if (pool) this.holdClose(pool)
+  }
+
+  /**
+   * A stopping worker's link is closed once its pool has drained, and then its session
+   * (route.js release): the frames calls in flight on it must finish first, as the
+   * pool's own requests do. The pool closes once they have.
+   * @param {import('undici').Pool} pool
+   */
+  holdClose (pool) {
+    const p = /** @type {any} */ (pool)
+    const close = p.close
+    p.close = (/** @type {unknown[]} */ ...args) => args.length > 0 ? close.apply(pool, args) : this.whenIdle().then(() => close.call(pool))
+  }
+
+  /** @returns {Promise<void>} */
+  whenIdle () {
+    if (this.active === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idle.push(() => resolve(undefined)))
+  }
+
+  started () { this.active++ }
+
+  ended () {
+    if (--this.active > 0) return
+    const idle = this.idle
+    this.idle = []
+    for (const resolve of idle) resolve()
   }
 
   /**
