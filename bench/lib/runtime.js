@@ -97,10 +97,14 @@ export function defaultReadyPaths (env = process.env) {
   return readyPaths(env)
 }
 
-/** @param {string} url */
-async function probe (url) {
+/**
+ * The status a GET of `url` answers, or the error code when it answers none.
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ */
+export async function probe (url, timeoutMs = 2000) {
   try {
-    const { statusCode, body } = await request(url, { headersTimeout: 2000, bodyTimeout: 2000 })
+    const { statusCode, body } = await request(url, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
     await body.dump()
     return statusCode
   } catch (err) {

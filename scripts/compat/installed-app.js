@@ -16,6 +16,7 @@ import { removeStaleManagementDir } from '../../bench/lib/management-dir.js'
 import { PROJECT_NODE, PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked, stopChild } from '../../bench/lib/processes.js'
+import { probe } from '../../bench/lib/runtime.js'
 import { npmCommand } from '../../test/helpers/pack-channel.js'
 
 export const APP_TEMPLATE = join(PROJECT_ROOT, 'test', 'channel-package', 'fixture', 'app')
@@ -107,23 +108,12 @@ export async function startApp (dir, { logLevel = 'warn', readyTimeoutMs = 120_0
   const deadline = Date.now() + readyTimeoutMs
   let last = 'no answer yet'
   while (!state.dead && Date.now() < deadline) {
-    last = String(await probe(`${app.url}/orders/1`))
+    last = String(await probe(`${app.url}/orders/1`, 5000))
     if (last === '200') return app
     await sleep(200)
   }
   await app.stop()
   throw new Error(`the app was not ready (${state.dead ? 'wattpm exited' : `${readyTimeoutMs} ms, last: ${last}`})\n--- wattpm output ---\n${output()}`)
-}
-
-/** @param {string} url */
-async function probe (url) {
-  try {
-    const { statusCode, body } = await request(url, { headersTimeout: 5000, bodyTimeout: 5000 })
-    await body.dump()
-    return statusCode
-  } catch (err) {
-    return /** @type {NodeJS.ErrnoException} */ (err).code ?? 'error'
-  }
 }
 
 /**
