@@ -80,7 +80,7 @@ t.test('the calls per worker: Watt\'s per-scrape request counts, or the drop-in\
   const after = parsePrometheus(scrape({ requests: { node3: { 0: 30, 1: 10 }, tsfastify: { 0: 40 } }, meshPort: { node3: { mesh: 1, httpPort: { 0: 40, 1: 30 } } } }))
   const delta = requestDelta(before, after)
   t.same(delta.requests.node3, { 0: 30, 1: 10 }, 'the summary resets on every scrape: the after scrape is the run')
-  t.same(delta.meshPort.node3, { mesh: 0, httpPort: { 0: 30, 1: 30 } }, 'the drop-in counter is cumulative: after − before')
+  t.same(delta.meshPort.node3, { mesh: 0, httpPort: { 0: 30, 1: 30 }, retried: {} }, 'the drop-in counter is cumulative: after − before (no request sent again)')
 
   const tcp = workerCallsOf('tcp', delta, 2)
   t.same(tcp?.calls.node3, { 0: 30, 1: 10 })
