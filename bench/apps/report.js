@@ -1,6 +1,7 @@
 // @ts-check
 // Turns an apps result into report sections: per app a table of its routes on
-// each path and a chart, the write checks, the targets, and every run.
+// each path and a chart (appSections, also in the main report), the write
+// checks, the targets, and every run.
 import { everyRunSection, failedBanner, fmt, machineLine, medianOf as median, mib, num, warmupPhrase } from '../lib/format.js'
 import { barChart } from '../lib/report.js'
 import { BASELINE_PATH } from './plan.js'
@@ -9,10 +10,14 @@ import { targetVerdicts } from './targets.js'
 const PATH_LABEL = { ipc: 'ipc (Watt\'s mesh)', 'mesh-port': 'mesh-port (the drop-in)', tcp: 'tcp (loopback ports)' }
 
 /**
- * @param {any} result
- * @returns {import('../lib/report.js').Report}
+ * Per app, a section with its table of routes on each path and its chart; a
+ * route whose runs failed shows as FAILED (from the summary), never a number.
+ * The apps report opens with these; the main report (npm run bench) carries
+ * them too, from the published apps result.
+ * @param {any} result  an apps result
+ * @returns {import('../lib/report.js').Section[]}
  */
-export function appsReport (result) {
+export function appSections (result) {
   const { config, runs, summary } = result
   const sections = []
   const apps = /** @type {string[]} */ ([...new Set(runs.map((/** @type {any} */ r) => r.app))])
@@ -58,6 +63,16 @@ export function appsReport (result) {
       })]
     })
   }
+  return sections
+}
+
+/**
+ * @param {any} result
+ * @returns {import('../lib/report.js').Report}
+ */
+export function appsReport (result) {
+  const { config, runs } = result
+  const sections = appSections(result)
 
   const writeRuns = runs.filter((/** @type {any} */ r) => r.writes)
   if (writeRuns.length) {

@@ -2,9 +2,9 @@
 // The one result format every suite writes, and its summary: per profile and
 // target, median/min/max across rounds, and ratios against a baseline measured
 // in the same rounds.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { RESULTS_DIR } from './paths.js'
+import { PROJECT_ROOT, RESULTS_DIR } from './paths.js'
 import { ratio, spread } from './stats.js'
 
 export const SCHEMA = 'watt-transport-lab/result@1'
@@ -71,4 +71,12 @@ export function writeResult (path, result) {
   mkdirSync(dirname(absolute), { recursive: true })
   writeFileSync(absolute, JSON.stringify(result, null, 2) + '\n')
   return absolute
+}
+
+/**
+ * Reads a result file, with the path it was read from as `source`.
+ * @param {string} path  project-relative (or absolute)
+ */
+export function readResult (path) {
+  return { ...JSON.parse(readFileSync(resolve(PROJECT_ROOT, path), 'utf8')), source: path }
 }

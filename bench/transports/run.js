@@ -4,9 +4,10 @@
 // interleaved within each profile, resources per call.
 //   npm run bench:<transport>   one transport, the seed profile
 //   npm run bench               the default transports, latency then seed, 3 rounds each, report
+//                               (ending with the published apps figures, when results/published/apps.json exists)
 import { runSuiteCommand } from '../lib/driver.js'
 import { byProfile, casesFrom, FLAGS } from './plan.js'
-import { transportReport } from './report.js'
+import { mainReport } from './published-apps.js'
 import { transportSuite } from './suite.js'
 import { crossCheckWithWrk } from './wrk-check.js'
 
@@ -17,6 +18,6 @@ runSuiteCommand(transportSuite({
   flags: FLAGS,
   cases: casesFrom,
   phaseOf: byProfile,
-  report: transportReport,
+  report: mainReport,
   crossCheck: (result, { flags, plan, context }) => crossCheckWithWrk(plan.cases, flags, (transport) => (context.needs.runtimeFor(transport) ?? context.runtimeHandle).url)
 }))

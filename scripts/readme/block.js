@@ -2,9 +2,10 @@
 // The generated blocks of the READMEs: each between a start marker that names
 // the result files it was written from and an end marker. Reading, rendering,
 // replacing; one mechanism for every block (BLOCKS).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { readResult } from '../../bench/lib/results.js'
 import { appsBlock, appsPlaceholder } from './apps-block.js'
 import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
@@ -98,11 +99,6 @@ export function sourcesOf (text, name = 'results') {
     else if (required) sources[role] = path
   }
   return sources
-}
-
-/** @param {string} path  project-relative */
-function readResult (path) {
-  return { ...JSON.parse(readFileSync(join(PROJECT_ROOT, path), 'utf8')), source: path }
 }
 
 /**
