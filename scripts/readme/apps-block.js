@@ -104,6 +104,20 @@ export function appsBlock ({ apps }) {
 }
 
 /**
+ * The README's short form: what a user of each shape gains, and where the tables are.
+ * @param {{ apps: any }} results
+ */
+export function appsSummaryBlock ({ apps }) {
+  const failed = apps.runs.filter((/** @type {any} */ r) => !r.ok).length
+  return [
+    `### Your kind of app (\`npm run bench:apps\`, ${apps.runs[0]?.connections ?? '?'} connections, started ${apps.startedAt}, \`${apps.source}\`)`,
+    ...(failed ? [`**${failed} run(s) of this result FAILED**: their routes show no figure.`] : []),
+    sentences(apps, view(apps)),
+    'Per route, p99, CPU per request, the targets and what is left open: [docs/suites.md](docs/suites.md#apps-npm-run-benchapps).'
+  ].join('\n\n') + '\n'
+}
+
+/**
  * What the block says before a result is published.
  * @param {string} path  where the result is expected
  */

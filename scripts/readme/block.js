@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { readResult } from '../../bench/lib/results.js'
-import { appsBlock, appsPlaceholder } from './apps-block.js'
+import { appsBlock, appsPlaceholder, appsSummaryBlock } from './apps-block.js'
 import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
 import { resultsBlock } from './results-block.js'
@@ -56,6 +56,16 @@ export const BLOCKS = {
       apps: { path: 'results/published/apps.json', suite: 'apps', required: true }
     },
     render: (results) => appsBlock(/** @type {{ apps: any }} */ (results)),
+    placeholder: appsPlaceholder
+  },
+  // the same result, a few lines on the front door (the tables stay in docs/suites.md)
+  'apps-summary': {
+    file: README,
+    optional: true,
+    sources: {
+      apps: { path: 'results/published/apps.json', suite: 'apps', required: true }
+    },
+    render: (results) => appsSummaryBlock(/** @type {{ apps: any }} */ (results)),
     placeholder: appsPlaceholder
   }
 }

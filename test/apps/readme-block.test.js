@@ -8,7 +8,7 @@ import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
-import { appsBlock, appsPlaceholder } from '../../scripts/readme/apps-block.js'
+import { appsBlock, appsPlaceholder, appsSummaryBlock } from '../../scripts/readme/apps-block.js'
 import { BLOCKS, hasBlock, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
 
 /** A small synthetic apps result: the shape npm run bench:apps writes. */
@@ -97,4 +97,18 @@ t.test('npm run readme: the apps block between its markers, from the named file 
   t.match(written, /^# Lab\n\n<!-- apps:start apps=/)
   t.match(written, /<!-- apps:end -->\n\nafter\n$/)
   t.equal(replaceBlock(written, block, 'apps'), written, 'writing it again changes nothing')
+})
+
+t.test('the README\'s short form: the same sentences, no table, FAILED said, and beside the apps block', async (t) => {
+  const summary = appsSummaryBlock({ apps: fakeResult() })
+  t.match(summary, /^### Your kind of app \(`npm run bench:apps`, 10 connections, started 2026-01-01T00:00:00\.000Z, `results\/fake-apps\.json`\)/)
+  t.match(summary, /the drop-in served 3\.00× the mesh's requests on the db's list route/)
+  t.notMatch(summary, /\| route \|/, 'the tables stay in docs/suites.md')
+  t.notMatch(summary, /FAILED/)
+  t.match(summary, /\(docs\/suites\.md#apps-npm-run-benchapps\)/)
+  const failed = appsSummaryBlock({ apps: fakeResult({ failed: ['catalog/list:mesh-port'] }) })
+  t.match(failed, /\*\*2 run\(s\) of this result FAILED\*\*/)
+  t.notMatch(failed, /on the db's list route/, 'no sentence from a failed path')
+  t.equal(BLOCKS['apps-summary'].file, BLOCKS.results.file, 'on the README, the front door')
+  t.same(BLOCKS['apps-summary'].sources, BLOCKS.apps.sources, 'from the same published file as the apps block')
 })
