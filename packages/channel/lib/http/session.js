@@ -3,7 +3,8 @@
 // http-port connection between them. Frames written in one event-loop turn, on
 // any connection, leave in ONE postMessage at the end of the turn (setImmediate,
 // after the poll phase has run every socket callback of the turn): each post
-// wakes the peer thread, the cost of a call (D-one-post-per-turn).
+// wakes the peer thread, the cost of a call (D-one-post-per-turn). At low
+// concurrency it also batches a turn's requests into one convoy (D-44-c10).
 //
 // A message is a flat array of (connection id, payload) pairs:
 //   string      data (latin1, one byte per char: the cheapest thing to post)
