@@ -68,12 +68,12 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
 }
 
 /**
- * better-sqlite3 12 (@platformatic/db's driver), compiled against Node ≥ 24.19's headers
- * as setup builds it, can abort the whole runtime when V8 collects a prepared statement
- * ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook, nodejs/node#65446).
- * Here it struck about one start in three, while the db app starts; better-sqlite3 13
- * (Node-API) did not, in 12 starts. Until the project moves to it, such a start is tried
- * again, saying so. An abort during a run fails that run.
+ * better-sqlite3 12 (@platformatic/db's own pick), built against Node ≥ 24.19's headers,
+ * can abort the whole runtime when V8 collects a prepared statement ("Assertion failed:
+ * (env) != nullptr" in RemoveEnvironmentCleanupHook, nodejs/node#65446), about one start
+ * in three. The project installs 13.2.0 by override (D-44-sqlite); an install without it
+ * would load 12.x, so such a start is still tried again, saying so. An abort during a run
+ * fails that run.
  * @template T
  * @param {() => Promise<T>} start
  * @param {string} what
