@@ -17,18 +17,20 @@ let derived = 0
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in' | 'drop-in-frames'} mode
- * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number> }} [options]  `apps`: only these apps beside
+ * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown> }} [options]  `apps`: only these apps beside
  *   the front (each app is a worker to start: the whole fixture costs a loaded box some
  *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
- *   the test may edit (`appDir`); `workers`: workers per app, where not one
+ *   the test may edit (`appDir`); `workers`: workers per app, where not one; `dropIn`: the
+ *   drop-in's options in the undici block (mode 'drop-in')
  */
-export async function startFixture (t, mode, { apps, watch = false, workers } = {}) {
+export async function startFixture (t, mode, { apps, watch = false, workers, dropIn } = {}) {
   const [port, metrics, plain] = await freePorts(3)
   const frames = mode === 'drop-in-frames' || (mode === 'drop-in' && process.env.MESH_PORT_WIRE === 'frames')
   let configFile = join(FIXTURE, mode === 'mesh' ? 'watt.json' : frames ? 'watt.mesh-frames.json' : 'watt.mesh-port.json')
   const keep = apps ? ['front', ...apps] : readdirSync(join(FIXTURE, 'web'))
   const copy = watch ? copyFixture(keep) : undefined
-  if (apps || copy || workers) configFile = withOnly(configFile, keep, copy, workers)
+  const derivedConfig = Boolean(apps || copy || workers || dropIn)
+  if (derivedConfig) configFile = withOnly(configFile, keep, copy, workers, dropIn)
   const runtime = await startRuntime({
     env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
     reuse: false,
@@ -39,7 +41,7 @@ export async function startFixture (t, mode, { apps, watch = false, workers } = 
     // A failed test shows what the drop-in decided and why.
     if (!t.passing()) t.comment(runtime.output().split('\n').filter((line) => line.includes('mesh-port')).join('\n'))
     await runtime.stop()
-    if (apps || copy || workers) rmSync(configFile, { force: true })
+    if (derivedConfig) rmSync(configFile, { force: true })
     if (copy) rmSync(copy, { recursive: true, force: true })
   })
 
@@ -98,8 +100,9 @@ export async function startFixture (t, mode, { apps, watch = false, workers } = 
  * @param {string[]} keep
  * @param {string} [root]
  * @param {Record<string, number>} [workers]
+ * @param {Record<string, unknown>} [dropIn]  options for the config's interceptor
  */
-function withOnly (file, keep, root, workers = {}) {
+function withOnly (file, keep, root, workers = {}, dropIn) {
   const config = JSON.parse(readFileSync(file, 'utf8'))
   const web = join(root ?? FIXTURE, 'web')
   const all = readdirSync(join(FIXTURE, 'web'))
@@ -109,6 +112,10 @@ function withOnly (file, keep, root, workers = {}) {
   for (const [app, count] of Object.entries(workers)) mappings[app] = { ...mappings[app], id: app, workers: count }
   config.autoload = { ...config.autoload, path: web, exclude: readdirSync(web).filter((app) => !keep.includes(app)), mappings }
   if (root) config.watch = true
+  if (dropIn) {
+    if (!config.undici?.interceptors?.length) throw new Error(`${file} has no undici interceptor to give options to`)
+    config.undici.interceptors = config.undici.interceptors.map((/** @type {any} */ i) => ({ ...i, options: { ...i.options, ...dropIn } }))
+  }
   mkdirSync(DERIVED, { recursive: true })
   const out = join(DERIVED, `${process.pid}-${++derived}.json`)
   writeFileSync(out, JSON.stringify(config, null, 2))

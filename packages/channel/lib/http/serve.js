@@ -5,7 +5,7 @@
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
 import { PortSocket } from './port-socket.js'
-import { PortSession, REFUSED } from './session.js'
+import { flushOf, PortSession, REFUSED } from './session.js'
 
 /**
  * Serves http-port connections with `server`. One server per application
@@ -54,6 +54,7 @@ export function acceptConnections (server, port, meta, { window, refuseWhenDrain
   // The session keeps the thread alive only while a connection is open, as sockets do.
   const session = new PortSession(port, {
     application: caller,
+    flush: flushOf(meta),
     onOpen (id) {
       // A closed server (or one that would refuse) takes no new connection: the caller
       // may move it to another worker (REFUSED: nothing was served on it).

@@ -61,6 +61,15 @@ export const FRAME_BYTES = 64 * 1024
 
 let liveConnections = 0
 
+/**
+ * When a turn's frames leave: 'turn' (default) in one post at its end; 'callback' at the
+ * end of each callback, which breaks a low-concurrency convoy for more CPU per call (D-44-c10).
+ * @typedef {'turn' | 'callback'} Flush
+ */
+
+/** The flush the handshake meta asks for: 'callback' only when named, else the default. @param {unknown} meta @returns {Flush} */
+export const flushOf = (meta) => (/** @type {{ flush?: unknown }} */ (meta)?.flush === 'callback' ? 'callback' : 'turn')
+
 /** @param {number} window */
 const framesIn = (window) => Math.ceil(window / FRAME_BYTES)
 
@@ -72,11 +81,11 @@ export function openConnections () {
 export class PortSession {
   /**
    * @param {import('node:worker_threads').MessagePort} port
-   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void, onGoAway?: () => void, relocate?: Relocate }} options
+   * @param {{ application: string, onOpen?: (id: number) => void, onClose?: () => void, onGoAway?: () => void, relocate?: Relocate, flush?: Flush }} options
    *   onOpen: callee side, a caller opened connection `id`; onGoAway: caller side, the callee is stopping;
    *   relocate: caller side, where a connection whose request this worker did not serve may go instead
    */
-  constructor (port, { application, onOpen, onClose, onGoAway, relocate }) {
+  constructor (port, { application, onOpen, onClose, onGoAway, relocate, flush = 'turn' }) {
     this.port = port
     this.application = application
     this.onOpen = onOpen
@@ -99,6 +108,7 @@ export class PortSession {
     this.spare = []
     this.spareLimit = 0
     this.flushQueued = false
+    this.schedule = flush === 'callback' ? queueMicrotask : setImmediate
     this.closed = false
     /** messages received so far: whether the peer's event loop ran since a look (route.js) */
     this.heard = 0
@@ -183,7 +193,7 @@ export class PortSession {
     if (transfer) this.transfer.push(transfer)
     if (!this.flushQueued) {
       this.flushQueued = true
-      setImmediate(this.flush)
+      this.schedule(this.flush)
     }
   }
 

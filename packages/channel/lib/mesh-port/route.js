@@ -43,6 +43,7 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {import('./log.js').Log} log
  * @property {string} caller
  * @property {'http' | 'frames'} [wire]  'frames': requests go as frames where they can (frames/), the HTTP wire otherwise
+ * @property {import('../http/session.js').Flush} [flush]  both ends of each link flush so (the callee reads it from the handshake)
  */
 
 /**
@@ -250,7 +251,7 @@ export class ApplicationRoute {
     for (const target of missing()) {
       let opened
       try {
-        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: this.options.wire === 'frames' ? { caller, wire: 'frames' } : { caller } })
+        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: this.handshakeMeta() })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
         if (why.reason.includes(STOPPING)) continue // on its way out: its replacement comes with the next change
@@ -281,6 +282,12 @@ export class ApplicationRoute {
     this.reason = ''
   }
 
+  /** What the callee is told of the link: who calls, and the wire and flush it is to use. */
+  handshakeMeta () {
+    const { caller, wire, flush } = this.options
+    return { caller, ...(wire === 'frames' ? { wire } : {}), ...(flush === 'callback' ? { flush } : {}) }
+  }
+
   /**
    * @param {number} thread
    * @param {number} worker
@@ -292,6 +299,7 @@ export class ApplicationRoute {
     const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker, this.options.wire === 'frames' ? 'http' : undefined), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
     link.session = new PortSession(port, {
       application,
+      flush: this.options.flush,
       // The worker exited or crashed: its in-flight requests have failed at once
       // (ChannelError 'closed'); no new one goes there.
       onClose: () => this.drop(link, 'its port closed'),

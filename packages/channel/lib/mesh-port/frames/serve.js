@@ -7,7 +7,7 @@
 import http from 'node:http'
 import { serverOpen } from '../../http/serve.js'
 import { DEFAULT_WINDOW, PortSocket } from '../../http/port-socket.js'
-import { PortSession, REFUSED } from '../../http/session.js'
+import { flushOf, PortSession, REFUSED } from '../../http/session.js'
 import { Exchange } from './exchange.js'
 
 class FramesSession extends PortSession {
@@ -74,6 +74,7 @@ export function acceptFrames (server, port, meta, { window = DEFAULT_WINDOW, ref
   const refuse = () => (session.draining && session.refuseWhenDraining) || !serverOpen(server)
   const session = new FramesSession(port, {
     application: caller,
+    flush: flushOf(meta),
     onOpen (id) {
       if (refuse()) return session.send(id, REFUSED)
       server.emit('connection', new PortSocket(session, id, { application: caller, side: 'server', window }))
