@@ -8,51 +8,12 @@ import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { fakeAppsResult } from '../helpers/fake-apps-result.js'
 import { appsBlock, appsPlaceholder, appsSummaryBlock } from '../../scripts/readme/apps-block.js'
 import { BLOCKS, hasBlock, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
 
-/** A small synthetic apps result: the shape npm run bench:apps writes. */
-function fakeResult ({ routes = ['catalog/list', 'catalog/join', 'orders/checkout'], failed = [] } = {}) {
-  const rps = { ipc: 1000, 'mesh-port': 3000, tcp: 2000 }
-  const runs = []
-  const summary = {}
-  for (const profile of routes) {
-    summary[profile] = {}
-    const [app, route] = profile.split('/')
-    for (const path of Object.keys(rps)) {
-      const ok = !failed.includes(`${profile}:${path}`)
-      for (const round of [1, 2]) {
-        runs.push({
-          profile,
-          target: path,
-          app,
-          route,
-          path,
-          round,
-          connections: 10,
-          ok,
-          failures: ok ? [] : ['3 body mismatches'],
-          requestsPerSec: ok ? rps[path] * (round === 1 ? 1 : 1.1) : null,
-          latencyMs: { p50: 2, p99: path === 'ipc' ? 20 : 6 },
-          resources: { cpuMicrosPerRequest: path === 'ipc' ? 900 : 300, rssAfterBytes: 3e8 },
-          ...(app === 'orders' ? { writes: { lost: 0, duplicated: 0, acknowledged: 500 } } : {})
-        })
-      }
-      summary[profile][path] = ok
-        ? { failed: false, rounds: 2, requestsPerSec: { median: rps[path] * 1.05, min: rps[path], max: rps[path] * 1.1, n: 2 } }
-        : { failed: true, rounds: 2, failures: ['3 body mismatches'] }
-    }
-  }
-  return {
-    suite: 'apps',
-    source: 'results/fake-apps.json',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    machine: { cpuModel: 'Test CPU', cores: 2, versions: { wattpm: '3.67.0' }, git: { commit: 'abcdef123456', dirty: false } },
-    config: { rounds: 2, duration: 4, warmup: 1, firstWarmup: 3, dataset: { seed: 44, categories: 100, products: 20000 } },
-    runs,
-    summary
-  }
-}
+/** @param {{ routes?: string[], failed?: string[] }} [options] */
+const fakeResult = ({ routes = ['catalog/list', 'catalog/join', 'orders/checkout'], failed = [] } = {}) => fakeAppsResult({ routes, failed })
 
 t.test('a row per route, ratios paired per round, sentences from the figures', async (t) => {
   const block = appsBlock({ apps: fakeResult() })
@@ -101,7 +62,7 @@ t.test('npm run readme: the apps block between its markers, from the named file 
 
 t.test('the README\'s short form: the same sentences, no table, FAILED said, and beside the apps block', async (t) => {
   const summary = appsSummaryBlock({ apps: fakeResult() })
-  t.match(summary, /^### Your kind of app \(`npm run bench:apps`, 10 connections, started 2026-01-01T00:00:00\.000Z, `results\/fake-apps\.json`\)/)
+  t.match(summary, /^### Your kind of app \(`npm run bench:apps`, 10 connections, started 2026-01-02T03:04:05\.000Z, `results\/fake-apps\.json`\)/)
   t.match(summary, /the drop-in served 3\.00× the mesh's requests on the db's list route/)
   t.notMatch(summary, /\| route \|/, 'the tables stay in docs/suites.md')
   t.notMatch(summary, /FAILED/)

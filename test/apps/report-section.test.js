@@ -9,52 +9,12 @@ import { join } from 'node:path'
 import { appSections, appsReport } from '../../bench/apps/report.js'
 import { renderHtml, renderMarkdown } from '../../bench/lib/report.js'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
-import { summarize } from '../../bench/lib/results.js'
 import { mainReport, PUBLISHED_APPS, publishedAppsSections, withPublishedApps } from '../../bench/transports/published-apps.js'
 import { transportReport } from '../../bench/transports/report.js'
+import { FAKE_APPS, fakeAppsResult } from '../helpers/fake-apps-result.js'
 
-const APPS = { catalog: 'gateway → db', orders: 'POSTs through the gateway', storefront: 'a backend-for-frontend' }
-const ROUTES = ['catalog/list', 'catalog/item', 'orders/insert', 'storefront/page']
-
-/** A small synthetic apps result, the shape npm run bench:apps writes; `failed` names profile:path pairs. */
-function fakeApps ({ failed = /** @type {string[]} */ ([]) } = {}) {
-  const rps = { ipc: 1000, 'mesh-port': 3000, tcp: 2000 }
-  const runs = []
-  for (const profile of ROUTES) {
-    const [app, route] = profile.split('/')
-    for (const round of [1, 2]) {
-      for (const [path, value] of Object.entries(rps)) {
-        const ok = !failed.includes(`${profile}:${path}`)
-        runs.push({
-          profile,
-          target: path,
-          app,
-          route,
-          path,
-          round,
-          connections: 10,
-          ok,
-          failures: ok ? [] : ['3 body mismatches'],
-          requestsPerSec: ok ? value * (round === 1 ? 1 : 1.1) : null,
-          latencyMs: { p50: 2, p99: 6 },
-          resources: { cpuMicrosPerRequest: 300, rssAfterBytes: 3e8 }
-        })
-      }
-    }
-  }
-  return {
-    schema: 'watt-transport-lab/result@1',
-    suite: 'apps',
-    startedAt: '2026-01-02T03:04:05.000Z',
-    finishedAt: '2026-01-02T03:09:05.000Z',
-    complete: true,
-    failed: runs.some((r) => !r.ok),
-    machine: { cpuModel: 'Test CPU', cores: 2, memoryBytes: 8 * 2 ** 30, os: 'Linux test', node: 'v24.0.0', versions: { wattpm: '3.67.0' }, git: { commit: 'abcdef1234567', dirty: false } },
-    config: { rounds: 2, duration: 4, warmup: 1, firstWarmup: 3, apps: APPS, dataset: { seed: 44, categories: 100, products: 20000 } },
-    runs,
-    summary: summarize(/** @type {any} */ (runs), { baseline: 'ipc' })
-  }
-}
+const APPS = FAKE_APPS
+const fakeApps = fakeAppsResult
 
 const transports = JSON.parse(readFileSync(join(PROJECT_ROOT, 'results/published/transports.json'), 'utf8'))
 const own = transportReport(transports)
