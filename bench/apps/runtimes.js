@@ -68,12 +68,9 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
 }
 
 /**
- * better-sqlite3 12 (@platformatic/db's own pick), built against Node ≥ 24.19's headers,
- * can abort the whole runtime when V8 collects a prepared statement ("Assertion failed:
- * (env) != nullptr" in RemoveEnvironmentCleanupHook, nodejs/node#65446), about one start
- * in three. The project installs 13.2.0 by override (D-44-sqlite); an install without it
- * would load 12.x, so such a start is still tried again, saying so. An abort during a run
- * fails that run.
+ * A start that better-sqlite3 12 aborts (nodejs/node#65446) is tried again, saying so: the
+ * project installs 13 by override, an install without it would not (D-44-sqlite). An abort
+ * during a run fails that run.
  * @template T
  * @param {() => Promise<T>} start
  * @param {string} what
