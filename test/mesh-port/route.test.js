@@ -5,7 +5,8 @@
 // of SPREAD; none to a worker that owes answers and left a ping unanswered.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute, HOLD_MS, HOLD_SLACK, refusal, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
+import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
+import { refusal } from '../../packages/channel/lib/mesh-port/refusal.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.
@@ -244,11 +245,14 @@ test('when every worker is stalled they are still picked, by load', async (t) =>
 })
 
 test('a worker that is still starting has not refused the drop-in; one without a server or a handler has', async (t) => {
-  const itcError = (message) => Object.assign(new Error('handshake failed'), { cause: new Error(message) })
-  t.same(refusal(itcError("Handler failed with error: Application with id 'two' is not started")), { refused: false, reason: "Application with id 'two' is not started" }, 'Watt\'s "not started" (a restart under way): look again, no fallback')
-  t.same(refusal(itcError('Handler failed with error: no node:http server in this worker')), { refused: true, reason: 'no node:http server in this worker' }, 'no server: the mesh')
-  t.equal(refusal(itcError('Handler not found for mesh-port')).refused, true, 'no drop-in there: the mesh')
-  t.equal(refusal(new Error('timeout')).refused, false, 'a timeout is not a refusal')
+  const itcError = (message, fields = {}) => Object.assign(new Error('handshake failed'), { cause: Object.assign(new Error(message), fields) })
+  t.same(refusal(itcError("Handler failed with error: Application with id 'two' is not started")), { outcome: 'failed', reason: "Application with id 'two' is not started" }, 'Watt\'s "not started" (a restart under way): look again, no fallback')
+  t.same(refusal(itcError('Handler failed with error: not this time', { handlerErrorCode: 'PLT_RUNTIME_APPLICATION_NOT_STARTED' })).outcome, 'failed', 'Watt\'s "not started" by its code')
+  t.same(refusal(itcError('Handler failed with error: no node:http server in this worker', { handlerErrorCode: 'WATT_CHANNEL_NO_SERVER' })), { outcome: 'refused', reason: 'no node:http server in this worker' }, 'no server: the mesh')
+  t.same(refusal(itcError('Handler failed with error: anything', { handlerErrorCode: 'WATT_CHANNEL_STOPPING' })).outcome, 'stopping', 'a stopping worker, by its code and not its wording')
+  t.equal(refusal(itcError('Handler not found for mesh-port')).outcome, 'refused', 'no drop-in there: the mesh')
+  t.equal(refusal(itcError('whatever', { code: 'PLT_ITC_HANDLER_NOT_FOUND' })).outcome, 'refused', 'no drop-in there, by Watt\'s code')
+  t.equal(refusal(new Error('timeout')).outcome, 'failed', 'a timeout is not a refusal')
 })
 
 test('a fallback to the mesh lets the requests in flight on live workers finish: their pools close, none is destroyed', async (t) => {

@@ -131,7 +131,7 @@ test('a crash: its in-flight GETs go to the other worker once, its POSTs fail at
   t.equal(exit.status, 502, 'the request that crashed its worker fails')
   const error = JSON.parse(exit.text).error
   t.equal(error.application, 'two', 'naming the application')
-  t.equal(error.code, 'closed')
+  t.equal(error.code, 'WATT_CHANNEL_CLOSED')
   t.match(error.message, /^two: /)
   const failed = results.filter((r) => r.answer.status !== 200)
   t.same(failed.map((r) => r.method), ['POST'], "only the crashed worker's POST fails")

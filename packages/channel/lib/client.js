@@ -3,7 +3,7 @@
 // sends a named request to the application's `serve` handlers over a dedicated
 // channel, opened lazily on the first call and again after it was lost.
 import { CODECS } from './codecs.js'
-import { ChannelError } from './errors.js'
+import { ChannelError, CODES, InvalidOptionError } from './errors.js'
 import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, REMOTE_CODES, STRIDE } from './frames.js'
 import { DeadlineTimer } from './deadlines.js'
 import { openPort, wattMessaging } from './handshake.js'
@@ -82,12 +82,12 @@ export class ChannelClient {
    * @param {ConnectOptions} [options]
    */
   constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask', ringBytes = DEFAULT_RING_BYTES, bell = 'port', bellWhenIdleOnly = true, messaging } = {}) {
-    if (typeof application !== 'string' || application === '') throw new TypeError('application must be a non-empty string')
-    if (!KINDS.includes(kind)) throw new TypeError(`kind must be one of ${KINDS.join(', ')}`)
+    if (typeof application !== 'string' || application === '') throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
+    if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
     checkTimeout(timeoutMs)
-    if (!Number.isInteger(maxPayloadBytes) || maxPayloadBytes < 1) throw new TypeError('maxPayloadBytes must be a positive integer')
-    if (flush !== 'microtask' && flush !== 'immediate') throw new TypeError("flush must be 'microtask' or 'immediate'")
-    if (bell !== 'port' && bell !== 'wait-async') throw new TypeError("bell must be 'port' or 'wait-async'")
+    if (!Number.isInteger(maxPayloadBytes) || maxPayloadBytes < 1) throw new InvalidOptionError(`maxPayloadBytes must be a positive integer, not ${JSON.stringify(maxPayloadBytes)}`)
+    if (flush !== 'microtask' && flush !== 'immediate') throw new InvalidOptionError(`flush must be 'microtask' or 'immediate', not ${JSON.stringify(flush)}`)
+    if (bell !== 'port' && bell !== 'wait-async') throw new InvalidOptionError(`bell must be 'port' or 'wait-async', not ${JSON.stringify(bell)}`)
     if (kind === 'shm') checkRingBytes(ringBytes) // early: the rings themselves are made per channel
     this.#application = application
     this.#kind = kind
@@ -111,9 +111,9 @@ export class ChannelClient {
 
   /**
    * Calls handler `name` of the application with `payload`.
-   * Rejects with a ChannelError naming the application: 'timeout', 'aborted',
-   * 'closed', 'unreachable', 'protocol', 'too-large', 'bad-payload',
-   * 'unknown-handler' or 'remote' (the handler threw; its message is kept).
+   * Rejects with a ChannelError naming the application, its code from the catalog
+   * (errors.js): TIMEOUT, ABORTED, CLOSED, UNREACHABLE, PROTOCOL, TOO_LARGE,
+   * BAD_PAYLOAD, UNKNOWN_HANDLER or REMOTE (the handler threw; its message is kept).
    * @param {string} name
    * @param {unknown} [payload]
    * @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
@@ -129,16 +129,16 @@ export class ChannelClient {
       try {
         encoded = this.#codec.encode(payload)
       } catch (err) {
-        return reject(this.#error('bad-payload', `payload cannot be sent over ${this.#kind}: ${/** @type {Error} */ (err).message}`, err))
+        return reject(this.#error(CODES.BAD_PAYLOAD, `payload cannot be sent over ${this.#kind}: ${/** @type {Error} */ (err).message}`, err))
       }
-      if (this.#codec.exceeds(encoded, this.#maxPayloadBytes)) return reject(this.#error('too-large', `payload larger than ${this.#maxPayloadBytes} bytes`))
+      if (this.#codec.exceeds(encoded, this.#maxPayloadBytes)) return reject(this.#error(CODES.TOO_LARGE, `payload larger than ${this.#maxPayloadBytes} bytes`))
       this.#nextId = this.#nextId >= 0x7fffffff ? 1 : this.#nextId + 1
       /** @type {Pending} */
       const entry = { id: this.#nextId, resolve, reject, deadline: performance.now() + timeoutMs, timeoutMs, signal, onAbort: undefined, name, payload: encoded, sent: false }
       this.#pending.set(entry.id, entry)
       this.#deadlines.arm(entry.deadline)
       if (signal) {
-        entry.onAbort = () => this.#cancel(entry, this.#error('aborted', `call ${name} aborted`, signal.reason))
+        entry.onAbort = () => this.#cancel(entry, this.#error(CODES.ABORTED, `call ${name} aborted`, signal.reason))
         signal.addEventListener('abort', entry.onAbort, { once: true })
       }
       if (this.#link) this.#send(this.#link, entry)
@@ -149,11 +149,11 @@ export class ChannelClient {
     })
   }
 
-  /** Rejects every pending call with 'closed' and closes the channel; later calls reject. */
+  /** Rejects every pending call with WATT_CHANNEL_CLOSED and closes the channel; later calls reject. */
   close () {
     if (this.#closed) return
     this.#closed = true
-    this.#drop('closed', 'the client was closed')
+    this.#drop(CODES.CLOSED, 'the client was closed')
   }
 
   /**
@@ -162,10 +162,10 @@ export class ChannelClient {
    * @param {AbortSignal | undefined} signal
    */
   #refuse (name, timeoutMs, signal) {
-    if (this.#closed) return this.#error('closed', 'the client was closed')
-    if (typeof name !== 'string' || name === '' || name.length > MAX_NAME_LENGTH) return new TypeError(`handler name must be a string of 1 to ${MAX_NAME_LENGTH} characters`)
-    if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) return new TypeError('timeoutMs must be a positive number of milliseconds (at most 2^31 - 1)')
-    if (signal?.aborted) return this.#error('aborted', `call ${name} aborted`, signal.reason)
+    if (this.#closed) return this.#error(CODES.CLOSED, 'the client was closed')
+    if (typeof name !== 'string' || name === '' || name.length > MAX_NAME_LENGTH) return new InvalidOptionError(`handler name must be a string of 1 to ${MAX_NAME_LENGTH} characters`)
+    if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) return new InvalidOptionError(`timeoutMs must be a positive number of milliseconds (at most 2^31 - 1), not ${timeoutMs}`)
+    if (signal?.aborted) return this.#error(CODES.ABORTED, `call ${name} aborted`, signal.reason)
     return null
   }
 
@@ -188,7 +188,7 @@ export class ChannelClient {
       this.#link = link
       link.start((frames) => this.#receive(link, frames), (code, reason) => this.#lost(link, code, reason), (op, id, err) => {
         const entry = this.#pending.get(id)
-        if (op === CALL && entry) this.#settle(entry)?.reject(this.#error('bad-payload', `payload cannot be sent over ${this.#kind}: ${err.message}`, err))
+        if (op === CALL && entry) this.#settle(entry)?.reject(this.#error(CODES.BAD_PAYLOAD, `payload cannot be sent over ${this.#kind}: ${err.message}`, err))
       })
       const unsent = this.#unsent
       this.#unsent = []
@@ -231,7 +231,7 @@ export class ChannelClient {
       this.#settle(entry)
       if (op === OK) entry.resolve(frames[i + 2])
       else {
-        const code = REMOTE_CODES.has(/** @type {string} */ (frames[i + 2])) ? /** @type {import('./errors.js').ChannelErrorCode} */ (frames[i + 2]) : 'remote'
+        const code = REMOTE_CODES.has(/** @type {string} */ (frames[i + 2])) ? /** @type {import('./errors.js').ChannelErrorCode} */ (frames[i + 2]) : CODES.REMOTE
         entry.reject(this.#error(code, `${entry.name}: ${String(frames[i + 3]).slice(0, 1000)}`))
       }
     }
@@ -243,13 +243,13 @@ export class ChannelClient {
    */
   #broken (link, reason) {
     link.close()
-    this.#lost(link, 'protocol', reason)
+    this.#lost(link, CODES.PROTOCOL, reason)
   }
 
   /**
    * The channel is gone: every call on it fails now; the next call reopens.
    * @param {import('./port-link.js').Link} link
-   * @param {'closed' | 'protocol'} code
+   * @param {import('./errors.js').ChannelErrorCode} code
    * @param {string} reason
    */
   #lost (link, code, reason) {
@@ -288,7 +288,7 @@ export class ChannelClient {
   #expire (now) {
     let next = Infinity
     for (const entry of this.#pending.values()) {
-      if (entry.deadline <= now) this.#cancel(entry, this.#error('timeout', `${entry.name} did not answer within ${entry.timeoutMs} ms`))
+      if (entry.deadline <= now) this.#cancel(entry, this.#error(CODES.TIMEOUT, `${entry.name} did not answer within ${entry.timeoutMs} ms`))
       else if (entry.deadline < next) next = entry.deadline
     }
     return next
@@ -324,5 +324,5 @@ function describe (value) {
 
 /** @param {number} timeoutMs */
 function checkTimeout (timeoutMs) {
-  if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) throw new TypeError('timeoutMs must be a positive number of milliseconds (at most 2^31 - 1)')
+  if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) throw new InvalidOptionError(`timeoutMs must be a positive number of milliseconds (at most 2^31 - 1), not ${timeoutMs}`)
 }

@@ -3,6 +3,7 @@
 // frames laid flat in one array, four slots per frame: [op, id, a, b, op, id, a, b, …].
 // Flat arrays of primitives cost structured clone (and JSON) less than an object
 // per frame, and a fixed stride makes validation one modulo.
+import { CODES } from './errors.js'
 
 export const STRIDE = 4
 
@@ -14,8 +15,9 @@ export const OK = 3 // a: the handler's value
 export const ERR = 4 // a: ChannelError code, b: message
 export const FAIL = 5 // the whole channel is broken (a: message); the callee closes it
 
-/** Error codes a callee may send in an ERR frame; anything else reads as 'remote'. */
-export const REMOTE_CODES = new Set(['remote', 'unknown-handler', 'too-large', 'bad-payload'])
+/** Error codes a callee may send in an ERR frame; anything else reads as WATT_CHANNEL_REMOTE. */
+/** @type {Set<string>} */
+export const REMOTE_CODES = new Set([CODES.REMOTE, CODES.UNKNOWN_HANDLER, CODES.TOO_LARGE, CODES.BAD_PAYLOAD])
 
 /**
  * @param {unknown} frames

@@ -5,7 +5,7 @@
 // in the callee's worker and every later call skips messaging's per-call
 // bookkeeping (span, AbortController, timer, request id).
 import { MessageChannel } from 'node:worker_threads'
-import { ChannelError } from './errors.js'
+import { ChannelError, CODES } from './errors.js'
 import { serializeFirstContact } from './first-contact.js'
 import { closeLostChannelsAtExit } from './lost-channels.js'
 
@@ -35,7 +35,7 @@ export const HANDSHAKE_TIMEOUT_MS = 3000
  */
 export function wattMessaging () {
   const api = /** @type {{ platformatic?: { messaging?: Messaging } }} */ (globalThis).platformatic?.messaging
-  if (!api) throw new Error('@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
+  if (!api) throw new ChannelError('', CODES.NO_WATT, '@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
   closeLostChannelsAtExit()
   return serializeFirstContact(api)
 }
@@ -50,7 +50,7 @@ export function wattMessaging () {
 export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {}) {
   messaging.handle(HANDSHAKE_PREFIX + kind, (/** @type {{ port?: unknown, meta?: unknown }} */ data) => {
     const port = data?.port
-    if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new TypeError('handshake without a MessagePort')
+    if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new ChannelError('', CODES.PROTOCOL, 'handshake without a MessagePort')
     // What onPort returns (an object) travels back with the answer, e.g. which worker took the port.
     const extra = onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
     if (extra instanceof Promise) {
@@ -73,7 +73,7 @@ function answerOf (kind, extra) {
 
 /**
  * Caller side: open a dedicated port to `application`. Rejects with a
- * ChannelError('unreachable') naming the application when the handshake fails.
+ * ChannelError(CODES.UNREACHABLE) naming the application when the handshake fails.
  * @param {string} application
  * @param {string} kind
  * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
@@ -101,13 +101,13 @@ export async function openPortAnswered (application, kind, { messaging = wattMes
     const sent = messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
     sent.catch(() => {}) // an answer after the timeout finds port1 closed, and so does the callee
     const timedOut = new Promise((resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+      timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `no answer within ${timeoutMs} ms`)), timeoutMs)
     })
     answer = /** @type {Record<string, unknown> | undefined} */ (await Promise.race([sent, timedOut]))
-    if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
+    if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
   } catch (err) {
     port1.close()
-    throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
+    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
   } finally {
     clearTimeout(timer)
   }

@@ -2,6 +2,7 @@
 // The `port` kind: frames travel as one structured-cloned flat array per turn over
 // a dedicated MessagePort. Payloads are posted as they are; never a pooled Node
 // Buffer, whose clone would copy its whole 64 KiB slab (the caller copies those).
+import { CODES } from './errors.js'
 import { Outbox } from './flush.js'
 import { portCodec } from './codecs.js'
 
@@ -14,7 +15,7 @@ import { portCodec } from './codecs.js'
  * @property {(op: number, id: number, a: unknown, b: unknown) => void} push
  * @property {() => void} cork hold the flush (see Outbox.cork)
  * @property {() => void} uncork
- * @property {(onFrames: (frames: unknown) => void, onClose: (code: 'closed' | 'protocol', reason: string) => void, onUnsendable?: (op: number, id: number, err: Error) => void) => void} start
+ * @property {(onFrames: (frames: unknown) => void, onClose: (code: import('./errors.js').ChannelErrorCode, reason: string) => void, onUnsendable?: (op: number, id: number, err: Error) => void) => void} start
  * @property {() => void} close
  * @property {() => number} queued frames waiting for this turn's flush
  */
@@ -54,10 +55,10 @@ export function portLink (port, mode) {
     start (onFrames, onClose, onUnsendable) {
       if (onUnsendable) unsendable = onUnsendable
       port.on('message', onFrames)
-      port.on('messageerror', (err) => onClose('protocol', `a message could not be read: ${err.message}`))
+      port.on('messageerror', (err) => onClose(CODES.PROTOCOL, `a message could not be read: ${err.message}`))
       port.once('close', () => {
         closed = true
-        onClose('closed', 'the channel closed (thread stopped, crashed or restarted)')
+        onClose(CODES.CLOSED, 'the channel closed (thread stopped, crashed or restarted)')
       })
       port.unref() // pending calls keep the loop alive through their deadline timer, not the port
     },

@@ -3,7 +3,7 @@
 // on every channel kind, like Watt messaging's `handle`. Each handler gets the
 // payload and `{ signal }`, aborted when the caller cancels or its deadline passes.
 import { CODECS } from './codecs.js'
-import { ChannelError } from './errors.js'
+import { ChannelError, CODES, InvalidOptionError } from './errors.js'
 import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, STRIDE } from './frames.js'
 import { acceptPorts, wattMessaging } from './handshake.js'
 import { portLink } from './port-link.js'
@@ -31,10 +31,10 @@ export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadByte
   /** @type {Map<string, Handler>} */
   const byName = new Map()
   for (const [name, handler] of Object.entries(handlers ?? {})) {
-    if (typeof handler !== 'function') throw new TypeError(`handler ${name} must be a function`)
+    if (typeof handler !== 'function') throw new InvalidOptionError(`handler ${name} must be a function`)
     byName.set(name, handler)
   }
-  for (const kind of kinds) if (!KINDS.includes(kind)) throw new TypeError(`kind must be one of ${KINDS.join(', ')}`)
+  for (const kind of kinds) if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
   /** @type {Set<Session>} */
   const sessions = new Set()
   const api = messaging ?? wattMessaging()
@@ -53,7 +53,7 @@ export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadByte
       for (const session of sessions) n += session.running.size
       return n
     },
-    /** Closes every open channel (callers see 'closed'); new ones are still accepted. */
+    /** Closes every open channel (callers see WATT_CHANNEL_CLOSED); new ones are still accepted. */
     closeChannels () {
       for (const session of [...sessions]) session.end()
     }
@@ -84,7 +84,7 @@ function openShmSession (port, meta, flush) {
   const { requests, answers, bell, idleFlag } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */ (meta ?? {})
   if (!isRing(requests) || !isRing(answers)) {
     port.close()
-    throw new TypeError('shm handshake without two rings')
+    throw new ChannelError('', CODES.PROTOCOL, 'shm handshake without two rings')
   }
   return shmLink(port, {
     inbound: requests,
@@ -114,7 +114,7 @@ class Session {
     this.running = new Map()
     this.ended = false
     link.start((frames) => this.receive(frames), () => this.end(), (op, id, err) => {
-      if (op === OK) link.push(ERR, id, 'bad-payload', `the answer cannot be sent: ${err.message}`)
+      if (op === OK) link.push(ERR, id, CODES.BAD_PAYLOAD, `the answer cannot be sent: ${err.message}`)
     })
   }
 
@@ -146,7 +146,7 @@ class Session {
   run (id, name, payload) {
     if (this.running.has(id)) return this.refuse(`a second call with id ${id}`)
     const handler = typeof name === 'string' ? this.handlers.get(name) : undefined
-    if (!handler) return this.link.push(ERR, id, 'unknown-handler', this.codec.encode(`no handler named ${JSON.stringify(name)}`))
+    if (!handler) return this.link.push(ERR, id, CODES.UNKNOWN_HANDLER, this.codec.encode(`no handler named ${JSON.stringify(name)}`))
     const controller = new AbortController()
     this.running.set(id, controller)
     let result
@@ -172,10 +172,10 @@ class Session {
     try {
       encoded = this.codec.encode(value)
     } catch (err) {
-      return this.link.push(ERR, id, 'bad-payload', this.codec.encode(`the answer cannot be sent: ${/** @type {Error} */ (err).message}`))
+      return this.link.push(ERR, id, CODES.BAD_PAYLOAD, this.codec.encode(`the answer cannot be sent: ${/** @type {Error} */ (err).message}`))
     }
     if (this.codec.exceeds(encoded, this.maxAnswerBytes)) {
-      return this.link.push(ERR, id, 'too-large', this.codec.encode(`the answer is larger than ${this.maxAnswerBytes} bytes`))
+      return this.link.push(ERR, id, CODES.TOO_LARGE, this.codec.encode(`the answer is larger than ${this.maxAnswerBytes} bytes`))
     }
     this.link.push(OK, id, encoded, 0)
   }
@@ -187,7 +187,7 @@ class Session {
   fail (id, err) {
     if (!this.running.delete(id) || this.ended) return
     const message = err instanceof Error ? err.message : String(err)
-    this.link.push(ERR, id, 'remote', this.codec.encode(message.slice(0, 1000)))
+    this.link.push(ERR, id, CODES.REMOTE, this.codec.encode(message.slice(0, 1000)))
   }
 
   /** @param {number} id */
@@ -195,7 +195,7 @@ class Session {
     const controller = this.running.get(id)
     if (!controller) return // already answered
     this.running.delete(id)
-    controller.abort(new ChannelError('caller', 'aborted', 'the caller cancelled the call'))
+    controller.abort(new ChannelError('caller', CODES.ABORTED, 'the caller cancelled the call'))
   }
 
   /**
@@ -212,7 +212,7 @@ class Session {
     if (this.ended) return
     this.ended = true
     this.sessions.delete(this)
-    for (const controller of this.running.values()) controller.abort(new ChannelError('caller', 'closed', 'the channel closed'))
+    for (const controller of this.running.values()) controller.abort(new ChannelError('caller', CODES.CLOSED, 'the channel closed'))
     this.running.clear()
     // Close after pending answers of this turn had their chance to leave.
     setImmediate(() => this.link.close())

@@ -44,20 +44,20 @@ for (const { kind, label, bell } of VARIANTS) {
     t.test('an unknown handler, a throwing handler and a bad payload are clear errors', async (t) => {
       const unknown = await client.call('nope', 1).catch((e) => e)
       t.ok(unknown instanceof ChannelError)
-      t.match(unknown, { application: 'callee', code: 'unknown-handler', message: /callee: nope: no handler named "nope"/ })
-      t.match(await client.call('throws').catch((e) => e), { code: 'remote', message: /boom from the handler/ })
+      t.match(unknown, { application: 'callee', code: 'WATT_CHANNEL_UNKNOWN_HANDLER', message: /callee: nope: no handler named "nope"/ })
+      t.match(await client.call('throws').catch((e) => e), { code: 'WATT_CHANNEL_REMOTE', message: /boom from the handler/ })
       const bad = kind === 'port' ? () => {} : 10n
-      t.match(await client.call('echo', bad).catch((e) => e), { application: 'callee', code: 'bad-payload' })
-      t.match(await client.call(kind === 'port' ? 'fn' : 'bigint').catch((e) => e), { code: 'bad-payload', message: /answer cannot be sent/ })
+      t.match(await client.call('echo', bad).catch((e) => e), { application: 'callee', code: 'WATT_CHANNEL_BAD_PAYLOAD' })
+      t.match(await client.call(kind === 'port' ? 'fn' : 'bigint').catch((e) => e), { code: 'WATT_CHANNEL_BAD_PAYLOAD', message: /answer cannot be sent/ })
       t.equal(await client.call('echo', 'still fine'), 'still fine', 'the channel survives all of them')
     })
 
     t.test('an oversized payload is refused before it leaves', async (t) => {
       const small = connect('callee', { kind, messaging: callee.messaging, maxPayloadBytes: 1000 })
       t.teardown(() => small.close())
-      t.match(await small.call('echo', 'x'.repeat(1001)).catch((e) => e), { application: 'callee', code: 'too-large' })
-      t.match(await small.call('echo', Buffer.alloc(1001)).catch((e) => e), { code: 'too-large' })
-      t.match(await small.call('fill', 5000).catch((e) => e), { code: 'too-large', message: /answer is larger than 1000 bytes/ })
+      t.match(await small.call('echo', 'x'.repeat(1001)).catch((e) => e), { application: 'callee', code: 'WATT_CHANNEL_TOO_LARGE' })
+      t.match(await small.call('echo', Buffer.alloc(1001)).catch((e) => e), { code: 'WATT_CHANNEL_TOO_LARGE' })
+      t.match(await small.call('fill', 5000).catch((e) => e), { code: 'WATT_CHANNEL_TOO_LARGE', message: /answer is larger than 1000 bytes/ })
       t.equal(await small.call('fill', 10), 'x'.repeat(10))
     })
 
@@ -66,8 +66,8 @@ for (const { kind, label, bell } of VARIANTS) {
       await other.call('echo', 1)
       const waiting = other.call('wait', { ms: 10_000, tag: 'closed' })
       other.close()
-      t.match(await waiting.catch((e) => e), { code: 'closed' })
-      t.match(await other.call('echo', 1).catch((e) => e), { code: 'closed' })
+      t.match(await waiting.catch((e) => e), { code: 'WATT_CHANNEL_CLOSED' })
+      t.match(await other.call('echo', 1).catch((e) => e), { code: 'WATT_CHANNEL_CLOSED' })
     })
   })
 }

@@ -7,21 +7,21 @@ import { createRing, IDLE, W } from '../lib/shm/ring.js'
 import { startCallee } from './helpers/worker-messaging.js'
 
 for (const kind of ['port', 'shm']) {
-  t.test(`${kind}: a deadline rejects with 'timeout' and aborts the handler`, async (t) => {
+  t.test(`${kind}: a deadline rejects with WATT_CHANNEL_TIMEOUT and aborts the handler`, async (t) => {
     const callee = await startCallee()
     t.teardown(() => callee.stop())
     const client = connect('callee', { kind, messaging: callee.messaging })
     t.teardown(() => client.close())
     const err = await client.call('wait', { ms: 60_000, tag: 'late' }, { timeoutMs: 100 }).catch((e) => e)
     t.ok(err instanceof ChannelError)
-    t.match(err, { application: 'callee', code: 'timeout', message: /callee: wait did not answer within 100 ms/ })
+    t.match(err, { application: 'callee', code: 'WATT_CHANNEL_TIMEOUT', message: /callee: wait did not answer within 100 ms/ })
     await waitFor(async () => (await callee.stats()).cancelled.includes('late'))
     t.equal((await callee.stats()).running, 0, 'nothing left running in the callee')
     t.equal(client.pending, 0)
     t.equal(await client.call('wait', { ms: 1, tag: 'next' }), 'next', 'the channel still works')
   })
 
-  t.test(`${kind}: an abort signal rejects with 'aborted' and reaches the callee`, async (t) => {
+  t.test(`${kind}: an abort signal rejects with WATT_CHANNEL_ABORTED and reaches the callee`, async (t) => {
     const callee = await startCallee()
     t.teardown(() => callee.stop())
     const client = connect('callee', { kind, messaging: callee.messaging })
@@ -34,11 +34,11 @@ for (const kind of ['port', 'shm']) {
     await waitFor(async () => (await callee.stats()).started >= 2)
     controller.abort(new Error('user gave up'))
     const err = await waiting.catch((e) => e)
-    t.match(err, { application: 'callee', code: 'aborted' })
+    t.match(err, { application: 'callee', code: 'WATT_CHANNEL_ABORTED' })
     t.match(err.cause, { message: 'user gave up' })
     await waitFor(async () => (await callee.stats()).cancelled.includes('cancel-me'))
     t.notOk((await callee.stats()).cancelled.includes('keep-me'))
-    t.match(await client.call('echo', 1, { signal: controller.signal }).catch((e) => e), { code: 'aborted' }, 'an aborted signal rejects at once')
+    t.match(await client.call('echo', 1, { signal: controller.signal }).catch((e) => e), { code: 'WATT_CHANNEL_ABORTED' }, 'an aborted signal rejects at once')
   })
 
   for (const how of ['terminate', 'process.exit']) {
@@ -52,12 +52,12 @@ for (const kind of ['port', 'shm']) {
       if (how === 'terminate') callee.stop()
       else client.call('exit').catch(() => {})
       const errors = await Promise.all(pending.map((p) => p.catch((e) => e)))
-      for (const err of errors) t.match(err, { application: 'callee', code: 'closed', message: /callee: the channel closed/ })
+      for (const err of errors) t.match(err, { application: 'callee', code: 'WATT_CHANNEL_CLOSED', message: /callee: the channel closed/ })
       t.equal(client.pending, 0)
       t.notOk(client.connected)
       // while no callee runs, calls fail with 'unreachable', not a hang
       await callee.exited
-      t.match(await client.call('echo', 1).catch((e) => e), { application: 'callee', code: 'unreachable' })
+      t.match(await client.call('echo', 1).catch((e) => e), { application: 'callee', code: 'WATT_CHANNEL_UNREACHABLE' })
       callee = await startCallee() // "restarted"
       t.teardown(() => callee.stop())
       t.equal(await client.call('echo', 'again'), 'again')
@@ -72,14 +72,14 @@ for (const kind of ['port', 'shm']) {
     t.teardown(() => client.close())
     await client.call('echo', 'open')
     const calls = [client.call('hang'), client.call('echo', 1), client.call('echo', 2)]
-    for (const err of await Promise.all(calls.map((p) => p.catch((e) => e)))) t.match(err, { application: 'callee', code: 'timeout' })
+    for (const err of await Promise.all(calls.map((p) => p.catch((e) => e)))) t.match(err, { application: 'callee', code: 'WATT_CHANNEL_TIMEOUT' })
     t.equal(client.pending, 0)
     // the watchdog gives up on it (as Watt's health check would) and the channel closes
     await callee.stop()
     await waitFor(() => !client.connected)
   })
 
-  t.test(`${kind}: a callee answering garbage gives 'protocol' errors, never a hang`, async (t) => {
+  t.test(`${kind}: a callee answering garbage gives WATT_CHANNEL_PROTOCOL errors, never a hang`, async (t) => {
     const callee = await startCallee({ mode: `garbage-${kind}` })
     t.teardown(() => callee.stop())
     const client = connect('callee', { kind, messaging: callee.messaging, timeoutMs: 20_000 })
@@ -87,7 +87,7 @@ for (const kind of ['port', 'shm']) {
     for (let i = 0; i < 4; i++) {
       const err = await client.call('echo', i).catch((e) => e)
       t.ok(err instanceof ChannelError)
-      t.match(err, { application: 'callee', code: 'protocol' }, err.message)
+      t.match(err, { application: 'callee', code: 'WATT_CHANNEL_PROTOCOL' }, err.message)
       t.notOk(client.connected, 'the broken channel is closed; the next call opens a new one')
     }
   })
@@ -129,7 +129,7 @@ t.test('a corrupt shm ring sent to serve() is refused, the callee lives on', asy
   await closed
   t.pass('the callee closed the corrupt channel')
   const bad = await openPort('callee', 'shm', { messaging: callee.messaging, meta: { requests: 'no rings' } }).catch((e) => e)
-  t.match(bad, { code: 'unreachable', message: /two rings/ })
+  t.match(bad, { code: 'WATT_CHANNEL_UNREACHABLE', message: /two rings/ })
   const client = connect('callee', { kind: 'shm', messaging: callee.messaging })
   t.teardown(() => client.close())
   t.equal(await client.call('echo', 'alive'), 'alive')

@@ -33,7 +33,7 @@ t.test('a failed handshake rejects with a ChannelError naming the application', 
   const err = await openPort('type4', 'port', { messaging }).catch((e) => e)
   t.ok(err instanceof ChannelError)
   t.equal(err.application, 'type4')
-  t.equal(err.code, 'unreachable')
+  t.equal(err.code, 'WATT_CHANNEL_UNREACHABLE')
   t.match(err.message, /type4: could not open a port channel/)
 })
 
@@ -44,7 +44,7 @@ t.test('a handshake that gets no answer gives up after timeoutMs, names the appl
   const err = await openPort('node3', 'shm', { messaging, timeoutMs: 100 }).catch((e) => e)
   const waited = performance.now() - started
   t.ok(err instanceof ChannelError, String(err))
-  t.equal(err.code, 'unreachable')
+  t.equal(err.code, 'WATT_CHANNEL_UNREACHABLE')
   t.match(err.message, /node3: could not open a shm channel: no answer within 100 ms/)
   t.ok(waited >= 90 && waited < 2000, `gave up after ${Math.round(waited)} ms`)
   sentPort.on('message', () => {}) // listened to, the port holds the event loop until its 'close'

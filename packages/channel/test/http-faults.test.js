@@ -37,7 +37,7 @@ t.test('a crash fails the pending request naming the application; the pool recon
   const err = await dispatcher.request({ method: 'GET', path: '/crash' }).catch((e) => e)
   t.ok(err instanceof ChannelError, `a ChannelError (${err})`)
   t.equal(err.application, 'node3')
-  t.equal(err.code, 'closed')
+  t.equal(err.code, 'WATT_CHANNEL_CLOSED')
   t.match(err.message, /^node3: /)
 
   server = await startServerWorker() // "restarted"
@@ -83,7 +83,7 @@ t.test('a stopped server refuses new connections with an error naming the applic
   const fresh = createHttpPortDispatcher('type4', { messaging })
   const refused = await fresh.request({ method: 'GET', path: '/bytes?size=1' }).catch((e) => e)
   await fresh.destroy()
-  t.equal(refused.code, 'unreachable')
+  t.equal(refused.code, 'WATT_CHANNEL_UNREACHABLE')
   t.match(refused.message, /type4: could not open/)
 })
 
@@ -99,7 +99,7 @@ t.test('a terminated worker fails every pending request at once', async (t) => {
   }
   await worker.terminate()
   for (const err of await Promise.all(pending)) {
-    t.ok(err instanceof ChannelError && err.application === 'fastify2' && err.code === 'closed', `${err}`)
+    t.ok(err instanceof ChannelError && err.application === 'fastify2' && err.code === 'WATT_CHANNEL_CLOSED', `${err}`)
   }
 })
 
@@ -130,7 +130,7 @@ t.test('a callee that answers garbage frames: a protocol error naming it, no han
     const err = await dispatcher.request({ method: 'GET', path: '/' }).catch((e) => e)
     await dispatcher.destroy()
     t.ok(err instanceof ChannelError, `${err}`)
-    t.equal(err.code, 'protocol')
+    t.equal(err.code, 'WATT_CHANNEL_PROTOCOL')
     t.match(err.message, /^node3: malformed http-port/)
   }
 })

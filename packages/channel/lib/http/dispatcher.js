@@ -6,7 +6,7 @@
 // pending request fails with a ChannelError naming it, and the next connection
 // opens a new port.
 import { Pool } from 'undici'
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES } from '../errors.js'
 import { openPort, wattMessaging } from '../handshake.js'
 import { PortSocket } from './port-socket.js'
 import { OPEN, PortSession } from './session.js'
@@ -65,7 +65,7 @@ export function poolOverSessions (origin, session, { application, connections, w
     Promise.resolve().then(session).then((current) => {
       last = current
       if (closed) current.close()
-      if (current.closed) throw new ChannelError(application, 'closed', 'the port closed while connecting')
+      if (current.closed) throw new ChannelError(application, CODES.CLOSED, 'the port closed while connecting')
       const id = current.nextId++
       current.send(id, OPEN)
       callback(null, /** @type {any} */ (new PortSocket(current, id, { application, side: 'client', window })))

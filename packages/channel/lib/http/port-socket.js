@@ -8,7 +8,7 @@
 // bound. Credit goes back in batches of half a window, so small request and
 // answer pairs never cost a credit frame.
 import { Duplex } from 'node:stream'
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES, connectionReset } from '../errors.js'
 import { FIN, FRAME_BYTES, OPEN, REFUSED, RESET, STRING_LIMIT } from './session.js'
 
 export const DEFAULT_WINDOW = 1024 * 1024
@@ -186,18 +186,18 @@ export class PortSocket extends Duplex {
     // Both ends were sent, so nothing is lost: data not yet read is still read, as
     // from a closed TCP socket, and the connection closes itself after (pushWaiting).
     if (this.finReceived && this.finSent) return
-    this.destroy(this.side === 'client' || /** @type {ChannelError} */ (err).code === 'protocol' ? err : this.resetError('connection reset: the caller is gone'))
+    this.destroy(this.side === 'client' || /** @type {ChannelError} */ (err).code === CODES.PROTOCOL ? err : this.resetError('connection reset: the caller is gone'))
   }
 
   /** @param {string} why */
   resetError (why) {
-    if (this.side === 'client') return new ChannelError(this.application, 'closed', `the connection was ${why} before the answer completed`)
-    return Object.assign(new Error(`connection ${why}`), { code: 'ECONNRESET' })
+    if (this.side === 'client') return new ChannelError(this.application, CODES.CLOSED, `the connection was ${why} before the answer completed`)
+    return connectionReset(`connection ${why}`)
   }
 
   /** @param {string} what */
   protocolError (what) {
-    this.destroy(new ChannelError(this.application, 'protocol', `malformed http-port frame: ${what}`))
+    this.destroy(new ChannelError(this.application, CODES.PROTOCOL, `malformed http-port frame: ${what}`))
   }
 
   /** Returns consumed bytes to the peer once half a window has been read. */
@@ -351,7 +351,7 @@ export class PortSocket extends Duplex {
   move (why) {
     const from = this.session
     const unheard = this.unheard
-    const fail = () => this.destroy(new ChannelError(this.application, 'closed', `worker stopping: the request was refused and ${unheard === null ? `is larger than ${REPLAY_BYTES} bytes, so it could not move` : 'no other worker could take it'}`))
+    const fail = () => this.destroy(new ChannelError(this.application, CODES.REFUSED, `worker stopping: the request was refused and ${unheard === null ? `is larger than ${REPLAY_BYTES} bytes, so it could not move` : 'no other worker could take it'}`))
     if (unheard === null || this.finSent || this.moves >= MAX_MOVES || !from.relocate) return fail()
     this.moves++
     // Detached now: nothing more from the old worker reaches this connection.
@@ -394,7 +394,7 @@ export class PortSocket extends Duplex {
     this.session.remove(this.id)
     const blocked = this.blocked
     this.blocked = null
-    if (blocked) blocked.callback(err ?? new ChannelError(this.application, 'closed', 'connection destroyed while a write waited for credit'))
+    if (blocked) blocked.callback(err ?? new ChannelError(this.application, CODES.CLOSED, 'connection destroyed while a write waited for credit'))
     callback(err)
   }
 

@@ -2,6 +2,7 @@
 // Callee side of http-port: every connection a caller opens is handed to the
 // application's existing http.Server as if it had arrived over TCP, so the same
 // 'request' listener, parser, timeouts and error handling serve it.
+import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
 import { PortSocket } from './port-socket.js'
@@ -17,8 +18,8 @@ import { flushOf, PortSession, REFUSED } from './session.js'
 export function serveHttpPort (server, { messaging, window } = {}) {
   serverOpen(server)
   acceptPorts(HTTP_PORT_KIND, (port, meta) => {
-    // Throwing refuses the handshake: the caller's connect fails with 'unreachable'.
-    if (!serverOpen(server)) throw new Error('the HTTP server is closed')
+    // Throwing refuses the handshake: the caller's connect fails with WATT_CHANNEL_UNREACHABLE.
+    if (!serverOpen(server)) throw new ChannelError('', CODES.NO_SERVER, 'the HTTP server is closed')
     acceptConnections(server, port, meta, { window })
   }, { messaging: messaging ?? wattMessaging() })
   return server

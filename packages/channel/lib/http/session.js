@@ -23,7 +23,7 @@
 //               the server: the caller may send it to another worker (HTTP/2's
 //               REFUSED_STREAM; port-socket.js moves the connection)
 // A closed port (crash, stop, restart, terminate) resets every connection on it.
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES } from '../errors.js'
 
 export const FIN = -1
 export const RESET = -2
@@ -121,7 +121,7 @@ export class PortSession {
     this.refs = 0
     this.flush = this.flush.bind(this)
     port.on('message', (message) => this.onMessage(message))
-    port.on('close', () => this.lost(new ChannelError(application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)')))
+    port.on('close', () => this.lost(new ChannelError(application, CODES.CLOSED, 'the connection closed before the answer completed (application stopped, crashed or restarted)')))
     this.updateRef()
   }
 
@@ -259,7 +259,7 @@ export class PortSession {
 
   /** @param {string} what */
   protocolError (what) {
-    this.lost(new ChannelError(this.application, 'protocol', `malformed http-port message: ${what}`))
+    this.lost(new ChannelError(this.application, CODES.PROTOCOL, `malformed http-port message: ${what}`))
   }
 
   /**

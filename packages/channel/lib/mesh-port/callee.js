@@ -4,6 +4,7 @@
 // own http.Server (servers.js finds it). A worker with no server to offer refuses
 // the handshake, and its callers keep using Watt's mesh.
 import { threadId, workerData } from 'node:worker_threads'
+import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
 import { GOAWAY } from '../http/session.js'
@@ -29,9 +30,9 @@ export function installCallee ({ window, log }) {
   const register = () => {
     try {
       acceptPorts(MESH_PORT_KIND, async (port, meta) => {
-        if (stopping) throw new Error(STOPPING)
+        if (stopping) throw new ChannelError('', CODES.STOPPING, 'this worker is stopping')
         const found = theServer()
-        if (!found.server) throw new Error(found.reason)
+        if (!found.server) throw new ChannelError('', CODES.NO_SERVER, found.reason)
         await whenServing(found.server)
         // The caller picks the wire (index.js `wire`); a frames link also takes HTTP connections.
         const accept = /** @type {any} */ (meta)?.wire === 'frames' ? acceptFrames : acceptConnections
@@ -60,6 +61,3 @@ export function installCallee ({ window, log }) {
     }
   })
 }
-
-/** A handshake refused for this reason is tried on another worker, not taken as a fallback. */
-export const STOPPING = 'this worker is stopping'

@@ -8,7 +8,7 @@
 import { workerData } from 'node:worker_threads'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
 import { OldApiView, poolHandler } from './pool-handler.js'
 import { ApplicationRoute } from './route.js'
 import { checkSupport, standAside } from './support.js'
@@ -41,11 +41,11 @@ export default function createMeshPortInterceptor (options = {}) {
   const support = checkSupport()
   if (!support.supported) return standAside(support, workerLog())
   const { connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'turn' } = options ?? {}
-  if (wire !== 'http' && wire !== 'frames') throw new TypeError(`mesh-port: "wire" must be "http" or "frames", not ${JSON.stringify(wire)}`)
-  if (flush !== 'turn' && flush !== 'callback') throw new TypeError(`mesh-port: "flush" must be "turn" or "callback", not ${JSON.stringify(flush)}`)
-  if (!Number.isInteger(connections) || connections < 1) throw new TypeError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
-  if (!Array.isArray(exclude)) throw new TypeError('mesh-port: "exclude" must be an array of application ids')
-  if (typeof retry !== 'boolean') throw new TypeError(`mesh-port: "retry" must be true or false, not ${JSON.stringify(retry)}`)
+  if (wire !== 'http' && wire !== 'frames') throw new InvalidOptionError(`mesh-port: "wire" must be "http" or "frames", not ${JSON.stringify(wire)}`)
+  if (flush !== 'turn' && flush !== 'callback') throw new InvalidOptionError(`mesh-port: "flush" must be "turn" or "callback", not ${JSON.stringify(flush)}`)
+  if (!Number.isInteger(connections) || connections < 1) throw new InvalidOptionError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
+  if (!Array.isArray(exclude)) throw new InvalidOptionError('mesh-port: "exclude" must be an array of application ids')
+  if (typeof retry !== 'boolean') throw new InvalidOptionError(`mesh-port: "retry" must be true or false, not ${JSON.stringify(retry)}`)
   const log = workerLog()
   installCallee({ window, log })
 
@@ -137,7 +137,7 @@ function dispatchOn (link, opts, view) {
  */
 function sendAgain (route, from, opts, view, err) {
   view.again = null
-  if (!(err instanceof ChannelError) || err.code !== 'closed') return false
+  if (!(err instanceof ChannelError) || err.code !== CODES.CLOSED) return false
   const to = route.other(from)
   if (to === null) return false
   route.retried('crashed', from, to)

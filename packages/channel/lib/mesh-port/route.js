@@ -8,12 +8,13 @@
 // nothing for STALL_MS and does not answer a ping within STALL_MS either (its event
 // loop is blocked) is passed over until it speaks again. While no link is open
 // (first contact, a restart in progress, a refusal) they take the mesh.
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
-import { MESH_PORT_KIND, STOPPING } from './callee.js'
+import { MESH_PORT_KIND } from './callee.js'
 import { FramesClient } from './frames/client.js'
 import { retryTally, tally } from './metrics.js'
+import { refusal } from './refusal.js'
 import { handshakeWorker } from './worker-handshake.js'
 
 /**
@@ -254,8 +255,8 @@ export class ApplicationRoute {
         opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: this.handshakeMeta() })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
-        if (why.reason.includes(STOPPING)) continue // on its way out: its replacement comes with the next change
-        if (why.refused) return this.fallBack(why.reason)
+        if (why.outcome === 'stopping') continue // on its way out: its replacement comes with the next change
+        if (why.outcome === 'refused') return this.fallBack(why.reason)
         // Not a refusal (the worker went away meanwhile, a timeout): the mesh meanwhile if
         // nothing is linked, and a look again shortly.
         log.info(`mesh-port: ${this.application}: handshake with worker ${target.worker} failed (${why.reason}); looking again`)
@@ -301,7 +302,7 @@ export class ApplicationRoute {
       application,
       flush: this.options.flush,
       // The worker exited or crashed: its in-flight requests have failed at once
-      // (ChannelError 'closed'); no new one goes there.
+      // (WATT_CHANNEL_CLOSED); no new one goes there.
       onClose: () => this.drop(link, 'its port closed'),
       // The worker is stopping: no new request goes there, those in flight finish.
       onGoAway: () => this.retire(link),
@@ -328,7 +329,7 @@ export class ApplicationRoute {
     this.links = this.links.filter((l) => l !== link)
     if (this.held === link) this.held = null
     // Queued requests not yet on a connection fail too, naming the application.
-    link.pool.destroy(new ChannelError(this.application, 'closed', `worker ${link.worker} is gone (${why})`)).catch(() => {})
+    link.pool.destroy(new ChannelError(this.application, CODES.CLOSED, `worker ${link.worker} is gone (${why})`)).catch(() => {})
     link.session.close()
     this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} dropped: ${why}`)
   }
@@ -442,23 +443,4 @@ export const RELOCATE_WAIT_MS = 2000
 /** @param {Link} link */
 function load (link) {
   return link.inFlight
-}
-
-/**
- * Why a handshake failed, and whether the worker refused it (no server to offer,
- * no drop-in there) rather than failing to answer. Messaging's wording is kept.
- * @param {Error} err
- * @returns {{ refused: boolean, reason: string }}
- */
-export function refusal (err) {
-  const cause = /** @type {any} */ (err).cause
-  const text = String(cause?.message ?? err.message)
-  const reason = text.replace(/^Handler failed with error: /, '')
-  // A worker still starting (Watt asks each for its status): not yet, not no. Taken for a
-  // refusal, it sent a restarting application to the mesh and failed the calls in flight
-  // on its live workers (seen once in CI, in a restart through the management API).
-  if (/is not started/i.test(text)) return { refused: false, reason }
-  if (/handler/i.test(text) && /not found|missing|no handler/i.test(text)) return { refused: true, reason: 'its workers do not run the drop-in (no mesh-port handler)' }
-  if (/Handler failed/i.test(text)) return { refused: true, reason }
-  return { refused: false, reason: text }
 }

@@ -9,7 +9,7 @@
 // (@platformatic/itc: PLT_ITC_REQUEST / PLT_ITC_RESPONSE, version 1.0.0).
 import { randomUUID } from 'node:crypto'
 import { MessageChannel } from 'node:worker_threads'
-import { ChannelError } from '../errors.js'
+import { ChannelError, CODES } from '../errors.js'
 import { HANDSHAKE_PREFIX } from '../handshake.js'
 
 const TIMEOUT_MS = 10_000
@@ -20,33 +20,33 @@ const TIMEOUT_MS = 10_000
  */
 export async function handshakeWorker ({ caller, application, worker, kind, meta }) {
   const itc = /** @type {any} */ (globalThis).platformatic?.itc
-  if (!itc) throw new ChannelError(application, 'unreachable', 'no Watt ITC in this thread')
+  if (!itc) throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread')
   /** @type {import('node:worker_threads').MessagePort} */
   let channel
   try {
     channel = await itc.send('getWorkerMessagingChannel', { id: caller, application, worker })
   } catch (err) {
-    throw new ChannelError(application, 'unreachable', `no channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
+    throw new ChannelError(application, CODES.UNREACHABLE, `no channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
   }
   const { port1, port2 } = new MessageChannel()
   const reqId = randomUUID()
   try {
     const answer = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker ${worker} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+      const timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `worker ${worker} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
       channel.on('message', (/** @type {any} */ message) => {
         if (message?.type !== 'PLT_ITC_RESPONSE' || message.reqId !== reqId) return
         clearTimeout(timer)
-        if (message.error) reject(Object.assign(new Error(String(message.error.message ?? message.error)), { code: message.error.code }))
+        if (message.error) reject(Object.assign(new Error(String(message.error.message ?? message.error)), { code: message.error.code, handlerErrorCode: message.error.handlerErrorCode }))
         else resolve(message.data)
       })
-      channel.once('close', () => { clearTimeout(timer); reject(new Error(`worker ${worker} closed the channel`)) })
+      channel.once('close', () => { clearTimeout(timer); reject(new ChannelError('', CODES.CLOSED, `worker ${worker} closed the channel`)) })
       channel.postMessage({ type: 'PLT_ITC_REQUEST', version: '1.0.0', reqId, name: HANDSHAKE_PREFIX + kind, data: { port: port2, meta } }, [port2])
     })
-    if (answer?.accepted !== kind) throw new Error(`answered the handshake with ${JSON.stringify(answer)}`)
+    if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
     return { port: port1, answer }
   } catch (err) {
     port1.close()
-    throw new ChannelError(application, 'unreachable', `could not open a ${kind} channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
+    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
   } finally {
     channel.close()
   }

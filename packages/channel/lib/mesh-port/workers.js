@@ -4,6 +4,7 @@
 // which it posts on every worker start, stop, crash and restart, only to know
 // when to look again.
 import { BroadcastChannel } from 'node:worker_threads'
+import { ChannelError, CODES } from '../errors.js'
 
 /** @typedef {{ thread: number, worker: number }} WorkerInfo */
 
@@ -33,7 +34,7 @@ export class WorkerDirectory {
    */
   async ask (application) {
     const itc = /** @type {any} */ (globalThis).platformatic?.itc
-    if (!itc) throw new Error('no Watt ITC in this thread (globalThis.platformatic.itc)')
+    if (!itc) throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread (globalThis.platformatic.itc)')
     const all = /** @type {Record<string, { application: string, worker: number | string, status: string, thread: number }>} */ (await itc.send('getWorkers'))
     return Object.values(all ?? {})
       .filter((info) => info?.application === application && info.status === 'started')

@@ -11,6 +11,7 @@
 // by the reader once its ring is empty): while the reader is still working, new
 // records need no bell. The reader frees space as it reads and rings the writer
 // back only if the writer said it waits for space (WAITING flag).
+import { CODES } from '../errors.js'
 import { FAIL, OK } from '../frames.js'
 import { Outbox } from '../flush.js'
 import { shmCodec } from '../codecs.js'
@@ -37,7 +38,7 @@ export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell
   let closed = false
   /** @type {(frames: unknown) => void} */
   let deliver = () => {}
-  /** @type {(code: 'closed' | 'protocol', reason: string) => void} */
+  /** @type {(code: import('../errors.js').ChannelErrorCode, reason: string) => void} */
   let lost = () => {}
 
   const ring = bell === 'wait-async'
@@ -104,7 +105,7 @@ export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell
     // Tell the other end (best effort: its ring may be full) before closing.
     try { writer.write('[' + FAIL + ',0,' + JSON.stringify(reason) + ',0]') && ring() } catch {}
     close()
-    lost('protocol', reason)
+    lost(CODES.PROTOCOL, reason)
   }
 
   function close () {
@@ -139,7 +140,7 @@ export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell
       port.once('close', () => {
         if (closed) return
         close()
-        onClose('closed', 'the channel closed (thread stopped, crashed or restarted)')
+        onClose(CODES.CLOSED, 'the channel closed (thread stopped, crashed or restarted)')
       })
       port.unref()
       if (bell === 'wait-async') waitLoop()

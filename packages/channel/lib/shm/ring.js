@@ -15,6 +15,8 @@ export const IDLE = 2 // 1: the reader sleeps, the writer must ring after publis
 export const WAITING = 3 // 1: the writer waits for space, the reader must ring after freeing
 export const SEQ = 4 // bell word for Atomics.waitAsync
 
+import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
+
 const RECORD_HEADER = 8
 const MORE = 1 // flag: another fragment of the same message follows
 const ASCII = 2 // flag: a whole message in one record, every byte below 0x80
@@ -32,7 +34,7 @@ export function createRing (capacity) {
 /** @param {number} capacity */
 export function checkRingBytes (capacity) {
   if (!Number.isInteger(capacity) || capacity < 4096 || (capacity & (capacity - 1)) !== 0 || capacity > 1 << 30) {
-    throw new RangeError('ring capacity must be a power of two from 4096 bytes to 1 GiB')
+    throw new InvalidOptionError(`ringBytes must be a power of two from 4096 bytes to 1 GiB, not ${capacity}`)
   }
 }
 
@@ -159,7 +161,7 @@ export class RingReader extends RingView {
    * Reads every complete message, freeing space as it goes.
    * @param {(text: string) => void} onMessage
    * @returns {boolean} whether any space was freed
-   * @throws {RangeError} on a record that cannot be right (corrupt or oversized)
+   * @throws {ChannelError} PROTOCOL on a record that cannot be right (corrupt or oversized)
    */
   drain (onMessage) {
     const { header, capacity, mask, words, data } = this
@@ -172,12 +174,12 @@ export class RingReader extends RingView {
       const length = words[offset >> 2]
       const flags = words[(offset >> 2) + 1]
       if (used > capacity || length < 0 || RECORD_HEADER + length > capacity - offset || RECORD_HEADER + length > used || (flags & ~(MORE | ASCII)) !== 0 || flags === (MORE | ASCII)) {
-        throw new RangeError('a corrupt ring record')
+        throw new ChannelError('', CODES.PROTOCOL, 'a corrupt ring record')
       }
       const start = offset + RECORD_HEADER
       let text = null
       if (this.partBytes + length > this.maxMessageBytes) {
-        throw new RangeError(`a message larger than ${this.maxMessageBytes} bytes`)
+        throw new ChannelError('', CODES.PROTOCOL, `a message larger than ${this.maxMessageBytes} bytes`)
       }
       if (flags & MORE) {
         this.parts.push(Buffer.from(data.subarray(start, start + length)))

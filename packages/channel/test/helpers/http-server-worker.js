@@ -5,13 +5,13 @@
 //   GET  /chunked?size=N&chunk=M  the same bytes, chunked, in M-byte writes
 //   POST /echo                    the request body back, with what the server saw
 //   GET  /hang                    never answers (aborts must reach the server)
-//   GET  /crash                   throws in the worker (an uncaught exception)
+//   GET  /crash                   throws in the worker (an uncaught exception), or answers 'survived'
 //   GET  /events                  what the server saw: ['request /hang', 'close /hang', …]
 //   GET  /heap                    heapUsed after a full GC
 import { createServer } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { openConnections, serveHttpPort } from '../../lib/http/index.js'
 import { messagingFromParent } from './thread-messaging.js'
 
@@ -84,7 +84,9 @@ if (parentPort) {
         break
       }
       case '/crash':
-        setImmediate(() => { throw new Error('crashed on purpose') })
+        // a worker started with { survives: true } answers instead: the one a retry reaches
+        if (workerData?.survives) res.end('survived')
+        else setImmediate(() => { throw new Error('crashed on purpose') })
         break
       case '/events':
         res.writeHead(200, { 'content-type': 'application/json' })

@@ -13,7 +13,7 @@
 // wire's: at most `window` bytes unconsumed per direction, credit returned in
 // batches of half a window, so small exchanges never cost a credit frame.
 import { errors } from 'undici'
-import { ChannelError } from '../../errors.js'
+import { ChannelError, CODES } from '../../errors.js'
 import { REPLAY_BYTES } from '../../http/port-socket.js'
 import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/session.js'
 
@@ -28,7 +28,7 @@ import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/sessi
  * @param {string} application
  * @param {string} [why]
  */
-const REFUSAL = (application, why = 'no other worker could take it') => new ChannelError(application, 'closed', `worker stopping: the request was refused and ${why}`)
+const REFUSAL = (application, why = 'no other worker could take it') => new ChannelError(application, CODES.REFUSED, `worker stopping: the request was refused and ${why}`)
 
 export class FramesCall {
   /**
@@ -81,7 +81,7 @@ export class FramesCall {
     // undici's client passes no context (core/request.js onConnect)
     handler.onConnect((reason) => this.abort(reason), /** @type {any} */ (undefined))
     if (this.done) return
-    if (session.closed) return this.fail(new ChannelError(this.application, 'closed', 'the connection closed before the answer completed (application stopped, crashed or restarted)'))
+    if (session.closed) return this.fail(new ChannelError(this.application, CODES.CLOSED, 'the connection closed before the answer completed (application stopped, crashed or restarted)'))
     this.id = session.nextId++
     session.add(this.id, this)
     this.client?.started()
@@ -106,7 +106,7 @@ export class FramesCall {
       for await (const chunk of body) {
         if (this.done && !this.collecting) break
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
-        if (bytes === null) throw new TypeError(`a request body chunk of type ${typeof chunk}`)
+        if (bytes === null) throw new ChannelError(this.application, CODES.BAD_PAYLOAD, `a request body chunk of type ${typeof chunk}`)
         let offset = 0
         while (offset < bytes.length && !this.done) {
           while (this.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
@@ -173,7 +173,7 @@ export class FramesCall {
       wake?.()
       return
     }
-    if (payload === RESET) return this.fail(new ChannelError(this.application, 'closed', 'the connection was reset by the peer before the answer completed'))
+    if (payload === RESET) return this.fail(new ChannelError(this.application, CODES.CLOSED, 'the connection was reset by the peer before the answer completed'))
     if (payload === REFUSED) return this.refused()
     if (this.paused || this.held.length > 0) {
       if (payload instanceof Uint8Array) payload = this.copyOut(payload)
@@ -210,7 +210,7 @@ export class FramesCall {
         return
       }
     }
-    this.fail(new ChannelError(this.application, 'protocol', `an unexpected frame on the frames wire (${typeof payload})`))
+    this.fail(new ChannelError(this.application, CODES.PROTOCOL, `an unexpected frame on the frames wire (${typeof payload})`))
   }
 
   /** @param {Buffer} data */

@@ -11,6 +11,7 @@
 import { channel } from 'node:diagnostics_channel'
 import { EventEmitter } from 'node:events'
 import http from 'node:http'
+import { ChannelError, CODES, connectionReset } from '../../errors.js'
 import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../http/session.js'
 
 /** Node's own _storeHeader, called before the head is captured. */
@@ -209,7 +210,7 @@ export class Exchange extends EventEmitter {
   write (data, encoding, callback) {
     if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
     if (this.destroyed) {
-      if (callback) process.nextTick(callback, new Error('write after the exchange closed'))
+      if (callback) process.nextTick(callback, new ChannelError(this.session.application, CODES.CLOSED, 'write after the exchange closed'))
       return false
     }
     if (!this.answered) {
@@ -298,7 +299,7 @@ export class Exchange extends EventEmitter {
 
   /** The caller left (abort, timeout) or its thread did: as a TCP reset on the server. */
   reset () {
-    this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+    this.destroy(connectionReset('aborted'))
   }
 
   /** @param {Error} [err] */
