@@ -16,7 +16,8 @@
 // contact would queue behind it (D-send-hang).
 // A channel a race then orphans is still closed at the thread's exit (lost-channels.js).
 import { setTimeout as sleep } from 'node:timers/promises'
-import { BroadcastChannel, workerData } from 'node:worker_threads'
+import { configuredApplications } from './watt/globals.js'
+import { watchWorkers as followWorkers } from './watt/itc.js'
 
 /** How long a first contact waits for the one before it (a handshake takes milliseconds). */
 export const FIRST_CONTACT_WAIT_MS = 2000
@@ -63,11 +64,8 @@ export function serializeFirstContact (messaging, { workersOf = configuredWorker
   if (watchWorkers) {
     // Posted by the runtime on every worker start, stop and crash, with the live
     // workers of every application (no replay: the config gives the first count).
-    const channel = new BroadcastChannel('plt.runtime.workers')
-    channel.unref()
-    channel.onmessage = (/** @type {any} */ event) => {
-      if (!(event?.data instanceof Map)) return
-      for (const [application, workers] of event.data) {
+    followWorkers((all) => {
+      for (const [application, workers] of all) {
         if (!Array.isArray(workers)) continue
         const gate = gateOf(application)
         const threads = workers.map((w) => w?.thread).join(',')
@@ -76,7 +74,7 @@ export function serializeFirstContact (messaging, { workersOf = configuredWorker
         gate.workers = Math.max(1, workers.length)
         gate.answered = 0
       }
-    }
+    })
   }
 
   /** @type {Messaging} */
@@ -103,8 +101,7 @@ export function serializeFirstContact (messaging, { workersOf = configuredWorker
  * @param {string} application
  */
 function configuredWorkers (application) {
-  const applications = /** @type {any} */ (workerData)?.config?.applications
-  const workers = Array.isArray(applications) ? applications.find((a) => a?.id === application)?.workers : undefined
+  const workers = configuredApplications()?.find((a) => a?.id === application)?.workers
   const count = typeof workers === 'number' ? workers : workers?.static
   return Number.isInteger(count) && count > 0 ? count : 1
 }

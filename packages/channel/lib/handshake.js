@@ -8,6 +8,7 @@ import { MessageChannel } from 'node:worker_threads'
 import { ChannelError, CODES } from './errors.js'
 import { serializeFirstContact } from './first-contact.js'
 import { closeLostChannelsAtExit } from './lost-channels.js'
+import { messaging as wattMessagingApi } from './watt/globals.js'
 
 /** Messaging handler names are namespaced so they never clash with an app's own. */
 export const HANDSHAKE_PREFIX = 'watt-lab-channel:'
@@ -34,7 +35,7 @@ export const HANDSHAKE_TIMEOUT_MS = 3000
  * @returns {Messaging}
  */
 export function wattMessaging () {
-  const api = /** @type {{ platformatic?: { messaging?: Messaging } }} */ (globalThis).platformatic?.messaging
+  const api = wattMessagingApi()
   if (!api) throw new ChannelError('', CODES.NO_WATT, '@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
   closeLostChannelsAtExit()
   return serializeFirstContact(api)

@@ -13,6 +13,9 @@
 // messaging, and close those still open when Watt says the thread is done
 // ('exit', emitted right after its own messaging.close()).
 
+import { events as wattEvents, EXIT_EVENT, itc as wattItc, platformatic as wattGlobal } from './watt/globals.js'
+import { GET_WORKER_MESSAGING_CHANNEL } from './watt/itc.js'
+
 /** @type {WeakSet<object>} */
 const watchedItc = new WeakSet()
 
@@ -21,9 +24,9 @@ const watchedItc = new WeakSet()
  * @param {{ itc?: any, events?: import('node:events').EventEmitter }} [platformatic]
  * @returns {Set<import('node:worker_threads').MessagePort> | null} the channels open now (for tests)
  */
-export function closeLostChannelsAtExit (platformatic = /** @type {any} */ (globalThis).platformatic) {
-  const itc = platformatic?.itc
-  const events = platformatic?.events
+export function closeLostChannelsAtExit (platformatic = wattGlobal()) {
+  const itc = wattItc(platformatic)
+  const events = wattEvents(platformatic)
   if (!itc || typeof itc.send !== 'function' || !events || watchedItc.has(itc)) return null
   watchedItc.add(itc)
   /** @type {Set<import('node:worker_threads').MessagePort>} */
@@ -31,7 +34,7 @@ export function closeLostChannelsAtExit (platformatic = /** @type {any} */ (glob
   const send = itc.send
   itc.send = function (/** @type {string} */ name, /** @type {unknown[]} */ ...rest) {
     const answer = send.call(this, name, ...rest)
-    if (name !== 'getWorkerMessagingChannel') return answer
+    if (name !== GET_WORKER_MESSAGING_CHANNEL) return answer
     return Promise.resolve(answer).then((channel) => {
       if (channel && typeof channel.close === 'function' && typeof channel.once === 'function') {
         open.add(channel)
@@ -41,7 +44,7 @@ export function closeLostChannelsAtExit (platformatic = /** @type {any} */ (glob
     })
   }
   // Watt has just closed the channels it knows (closing one twice does nothing).
-  events.once('exit', () => {
+  events.once(EXIT_EVENT, () => {
     for (const channel of open) channel.close()
     open.clear()
   })

@@ -8,6 +8,7 @@
 import { Pool } from 'undici'
 import { ChannelError, CODES } from '../errors.js'
 import { openPort, wattMessaging } from '../handshake.js'
+import { applicationId } from '../watt/globals.js'
 import { PortSocket } from './port-socket.js'
 import { OPEN, PortSession } from './session.js'
 
@@ -29,7 +30,7 @@ export const HTTP_PORT_KIND = 'http'
  * @returns {import('undici').Pool}
  */
 export function createHttpPortDispatcher (application, { connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {} } = {}) {
-  const caller = /** @type {any} */ (globalThis).platformatic?.applicationId ?? 'caller'
+  const caller = applicationId() ?? 'caller'
   /** @type {Promise<PortSession> | null} */
   let opening = null
 

@@ -4,6 +4,7 @@
 // 'request' listener, parser, timeouts and error handling serve it.
 import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
+import { messaging as wattMessagingApi } from '../watt/globals.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
 import { PortSocket } from './port-socket.js'
 import { flushOf, PortSession, REFUSED } from './session.js'
@@ -74,6 +75,6 @@ export function acceptConnections (server, port, meta, { window, refuseWhenDrain
  * @returns {import('node:http').Server}
  */
 export function serveHttpPortInWatt (server) {
-  if (/** @type {any} */ (globalThis).platformatic?.messaging) serveHttpPort(server)
+  if (wattMessagingApi()) serveHttpPort(server)
   return server
 }

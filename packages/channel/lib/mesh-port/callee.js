@@ -3,13 +3,14 @@
 // mesh-port handshakes by handing each caller's connections to the application's
 // own http.Server (servers.js finds it). A worker with no server to offer refuses
 // the handshake, and its callers keep using Watt's mesh.
-import { threadId, workerData } from 'node:worker_threads'
+import { threadId } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
 import { GOAWAY } from '../http/session.js'
 import { acceptFrames } from './frames/serve.js'
 import { servedByFastify, theServer, watchServers, whenServing } from './servers.js'
+import { events, messaging, START_EVENT, STOP_EVENT, workerIndex } from '../watt/globals.js'
 
 /** The handshake name, apart from serveHttpPort's, so an app may run both. */
 export const MESH_PORT_KIND = 'mesh-http'
@@ -26,7 +27,6 @@ export function installCallee ({ window, log }) {
   if (installed) return
   installed = true
   watchServers()
-  const platformatic = /** @type {any} */ (globalThis).platformatic
   const register = () => {
     try {
       acceptPorts(MESH_PORT_KIND, async (port, meta) => {
@@ -39,7 +39,7 @@ export function installCallee ({ window, log }) {
         const session = accept(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
         sessions.add(session)
         session.onClose = () => sessions.delete(session)
-        return { thread: threadId, worker: workerData?.worker?.index ?? 0 }
+        return { thread: threadId, worker: workerIndex() ?? 0 }
       }, { messaging: wattMessaging() })
     } catch (err) {
       // Callers find no handler and fall back to the mesh.
@@ -48,11 +48,11 @@ export function installCallee ({ window, log }) {
   }
   // Watt's messaging exists once the worker is set up; the 'start' event comes
   // right before the application starts (@platformatic/runtime lib/worker/itc.js).
-  if (platformatic?.messaging) register()
-  else platformatic?.events?.once('start', register)
+  if (messaging()) register()
+  else events()?.once(START_EVENT, register)
   // Watt stops this worker (a restart, a scale-down, the runtime's stop): callers
   // take no new connection here, and those open finish, as the server drains them.
-  platformatic?.events?.once('stop', () => {
+  events()?.once(STOP_EVENT, () => {
     stopping = true
     for (const session of sessions) {
       session.draining = true

@@ -5,7 +5,7 @@
 // per worker; everything else, and every app that does not serve http-port, falls
 // through to the mesh unchanged. The same factory installs the callee side in the
 // worker it runs in, so one config entry covers callers and callees alike.
-import { workerData } from 'node:worker_threads'
+import { configuredApplications, workerApplicationId } from '../watt/globals.js'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
 import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
@@ -52,7 +52,7 @@ export default function createMeshPortInterceptor (options = {}) {
   const known = applicationIds()
   directory ??= new WorkerDirectory((application) => routes.get(application)?.workersChanged())
   const workers = directory
-  const caller = String(/** @type {any} */ (workerData)?.applicationConfig?.id ?? 'caller')
+  const caller = String(workerApplicationId() ?? 'caller')
   /** @type {Map<string, ApplicationRoute | null>} */
   const byOrigin = new Map()
 
@@ -164,8 +164,7 @@ function failHandler (handler, err) {
 
 /** The runtime's application ids (the mesh's hosts), from the worker's config. */
 function applicationIds () {
-  const applications = /** @type {any} */ (workerData)?.config?.applications
-  return new Set(Array.isArray(applications) ? applications.map((a) => String(a?.id)) : [])
+  return new Set((configuredApplications() ?? []).map((a) => String(a?.id)))
 }
 
 /**

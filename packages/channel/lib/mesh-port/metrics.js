@@ -7,6 +7,7 @@
 // A request only bumps a plain number; the counter takes the new counts when it is
 // read (its collect): prom-client's label hashing and validation per request cost the
 // caller thread more (D-lazy-counter).
+import { prometheus as wattPrometheus } from '../watt/globals.js'
 
 export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
 /** Requests sent again to another worker: `reason` 'refused' (a stopping worker did not take it) or 'crashed'. */
@@ -74,7 +75,7 @@ export function retryTally (target, reason) {
 
 /** Registers the counters once the worker's registry exists; false outside Watt (tried again later). */
 function register () {
-  const prometheus = /** @type {any} */ (globalThis).platformatic?.prometheus
+  const prometheus = wattPrometheus()
   if (!prometheus?.client || !prometheus?.registry) return false
   counter(prometheus, REQUESTS_METRIC, 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback; with wire: \'frames\', the wire label says frames or http)', ['target', 'path', 'targetWorker', 'wire'], entries)
   counter(prometheus, RETRIES_METRIC, 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)', ['target', 'reason'], retries)

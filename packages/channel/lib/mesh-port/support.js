@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { workerData } from 'node:worker_threads'
+import {
+  configuredApplications, events, platformatic, runtimeRoot,
+  workerApplicationId, workerData as wattWorkerData, workerIndex
+} from '../watt/globals.js'
 
 /** The oldest release `npm run compat` passes on (the oldest wattpm 3 the registry serves here). */
 export const OLDEST_SUPPORTED = '3.41.0'
@@ -38,10 +41,10 @@ export function supportOf ({ version, workerData, platformatic }) {
     if (compare(release, /** @type {number[]} */ (parseVersion(OLDEST_SUPPORTED))) < 0) return no(`older than ${OLDEST_SUPPORTED}, the oldest release tested`)
   }
   // An unknown version is judged by what the drop-in needs alone.
-  if (!Array.isArray(workerData?.config?.applications) || typeof workerData?.applicationConfig?.id !== 'string') {
+  if (!configuredApplications(workerData) || typeof workerApplicationId(workerData) !== 'string') {
     return no('the worker has no runtime config listing its applications (workerData.config.applications)')
   }
-  if (typeof platformatic?.events?.once !== 'function') {
+  if (typeof events(platformatic)?.once !== 'function') {
     return no('the worker has no runtime events (globalThis.platformatic.events)')
   }
   return { supported: true, version: shown, reason: '' }
@@ -49,7 +52,7 @@ export function supportOf ({ version, workerData, platformatic }) {
 
 /** The decision for this worker. @returns {Support} */
 export function checkSupport () {
-  return supportOf({ version: runtimeVersion(), workerData, platformatic: /** @type {any} */ (globalThis).platformatic })
+  return supportOf({ version: runtimeVersion(), workerData: wattWorkerData(), platformatic: platformatic() })
 }
 
 /**
@@ -64,7 +67,7 @@ export function runtimeVersion () {
   /** @type {(string | null)[]} */
   const candidates = [fromWorkerFile]
   try {
-    const root = /** @type {any} */ (workerData)?.dirname
+    const root = runtimeRoot()
     if (typeof root === 'string') candidates.push(createRequire(join(root, 'package.json')).resolve('@platformatic/runtime/package.json'))
   } catch {}
   for (const file of candidates) {
@@ -98,7 +101,7 @@ function compare (a, b) {
  * @returns {import('undici').Dispatcher.DispatcherComposeInterceptor}
  */
 export function standAside (support, log) {
-  if (!(Number(/** @type {any} */ (workerData)?.worker?.index) > 0)) {
+  if (!(Number(workerIndex()) > 0)) {
     log.warn(`mesh-port: Watt ${support.version} is not supported (${support.reason}): every call stays on Watt's mesh`)
   }
   return (dispatch) => dispatch

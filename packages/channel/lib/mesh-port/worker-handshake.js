@@ -4,13 +4,14 @@
 // thread whose messaging was made after a target's workers started never hears
 // of them (seen: "No workers available", or one worker of two, for seconds). So
 // the channel to the worker is asked of the runtime itself, as messaging does
-// internally (ITC 'getWorkerMessagingChannel', @platformatic/runtime
-// lib/runtime.js), and the one request is sent on it in messaging's own format
-// (@platformatic/itc: PLT_ITC_REQUEST / PLT_ITC_RESPONSE, version 1.0.0).
+// internally (watt/itc.js workerChannel), and the one request is sent on it in
+// messaging's own format (watt/itc.js itcRequest, itcResponse).
 import { randomUUID } from 'node:crypto'
 import { MessageChannel } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
 import { HANDSHAKE_PREFIX } from '../handshake.js'
+import { itc as wattItc } from '../watt/globals.js'
+import { itcRequest, itcResponse, workerChannel } from '../watt/itc.js'
 
 const TIMEOUT_MS = 10_000
 
@@ -19,12 +20,12 @@ const TIMEOUT_MS = 10_000
  * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, any> }>}
  */
 export async function handshakeWorker ({ caller, application, worker, kind, meta }) {
-  const itc = /** @type {any} */ (globalThis).platformatic?.itc
+  const itc = wattItc()
   if (!itc) throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread')
   /** @type {import('node:worker_threads').MessagePort} */
   let channel
   try {
-    channel = await itc.send('getWorkerMessagingChannel', { id: caller, application, worker })
+    channel = await workerChannel(itc, { caller, application, worker })
   } catch (err) {
     throw new ChannelError(application, CODES.UNREACHABLE, `no channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
   }
@@ -34,13 +35,14 @@ export async function handshakeWorker ({ caller, application, worker, kind, meta
     const answer = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `worker ${worker} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
       channel.on('message', (/** @type {any} */ message) => {
-        if (message?.type !== 'PLT_ITC_RESPONSE' || message.reqId !== reqId) return
+        const response = itcResponse(message, reqId)
+        if (response === null) return
         clearTimeout(timer)
-        if (message.error) reject(Object.assign(new Error(String(message.error.message ?? message.error)), { code: message.error.code, handlerErrorCode: message.error.handlerErrorCode }))
-        else resolve(message.data)
+        if ('error' in response) reject(response.error)
+        else resolve(response.data)
       })
       channel.once('close', () => { clearTimeout(timer); reject(new ChannelError('', CODES.CLOSED, `worker ${worker} closed the channel`)) })
-      channel.postMessage({ type: 'PLT_ITC_REQUEST', version: '1.0.0', reqId, name: HANDSHAKE_PREFIX + kind, data: { port: port2, meta } }, [port2])
+      channel.postMessage(itcRequest(reqId, HANDSHAKE_PREFIX + kind, { port: port2, meta }), [port2])
     })
     if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
     return { port: port1, answer }
