@@ -15,7 +15,10 @@ import { MESH_PORT_KIND } from './callee.js'
 import { FramesClient } from './frames/client.js'
 import { retryTally, tally } from './metrics.js'
 import { refusal } from './refusal.js'
+import { survey, unwatched } from './stall.js'
 import { handshakeWorker } from './worker-handshake.js'
+
+export { STALL_MS } from './stall.js'
 
 /**
  * @typedef {object} Link
@@ -26,7 +29,7 @@ import { handshakeWorker } from './worker-handshake.js'
  * @property {number} calls   requests sent over it (the share each worker got)
  * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
  * @property {import('./metrics.js').Tally} tally
- * @property {number} heard        session.heard when last looked at
+ * @property {number} heard        session.heard when last looked at (stall.js)
  * @property {number} callsHeard   calls when it was last heard from
  * @property {number} silentSince  when it was first seen owing an answer (0: it owes none)
  * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
@@ -67,13 +70,6 @@ export const HOLD_MS = 250
  */
 export const HOLD_SLACK = SPREAD
 
-/**
- * A worker owing answers that has sent nothing back for this long is pinged (a slow
- * handler is silent too); if the ping goes unanswered as long, its event loop is blocked
- * and it gets no new request until any message from it arrives (D-stall).
- */
-export const STALL_MS = 100
-
 export class ApplicationRoute {
   /**
    * @param {string} application
@@ -107,6 +103,13 @@ export class ApplicationRoute {
     /** a request of this turn was routed (reset by setImmediate at the turn's end) */
     this.inTurn = false
     this.endTurn = () => { this.inTurn = false }
+    /** @type {import('./stall.js').StallEvents<Link>} */
+    this.watch = {
+      ping: (link) => link.session.ping(),
+      stalled: (link, silentMs) => this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} ` +
+        `has not answered for ${Math.round(silentMs)} ms, nor a ping: no new requests to it until it does`),
+      answers: (link) => this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} answers again`)
+    }
   }
 
   /** A request goes over the mesh. */
@@ -138,7 +141,7 @@ export class ApplicationRoute {
       return this.hold(this.leastLoaded().link, performance.now())
     }
     const now = performance.now()
-    this.survey(now)
+    survey(this.links, now, this.watch)
     if (held !== null && !held.stalled && now - this.heldSince < HOLD_MS) {
       // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
       const least = this.leastLoaded()
@@ -164,41 +167,6 @@ export class ApplicationRoute {
     this.heldFor = 1
     this.heldSince = now
     return link
-  }
-
-  /**
-   * Once a turn: which workers were heard from, which owe answers and have been
-   * silent for STALL_MS (pinged), and which left that ping unanswered for STALL_MS
-   * (stalled). The ping also makes one that wakes up speak even if every request it
-   * owed was abandoned meanwhile.
-   * @param {number} now
-   */
-  survey (now) {
-    for (const link of this.links) {
-      const heard = link.session.heard
-      if (heard !== link.heard) {
-        link.heard = heard
-        link.callsHeard = link.calls
-        link.silentSince = 0
-        link.pingedAt = 0
-        if (link.stalled) {
-          link.stalled = false
-          this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} answers again`)
-        }
-      } else if (link.calls !== link.callsHeard) {
-        if (link.silentSince === 0) link.silentSince = now
-        else if (link.pingedAt === 0) {
-          if (now - link.silentSince >= STALL_MS) {
-            link.pingedAt = now
-            link.session.ping()
-          }
-        } else if (!link.stalled && now - link.pingedAt >= STALL_MS) {
-          link.stalled = true
-          link.stalls++
-          this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} has not answered for ${Math.round(now - link.silentSince)} ms, nor a ping: no new requests to it until it does`)
-        }
-      }
-    }
   }
 
   /** Fewest in flight, ties in turn (round robin when all are equal), of the workers not stalled if any. */
@@ -296,8 +264,9 @@ export class ApplicationRoute {
    */
   add (thread, worker, port) {
     const { application } = this
+    const wireTally = tally(application, 'http-port', worker, this.options.wire === 'frames' ? 'http' : undefined)
     /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker, this.options.wire === 'frames' ? 'http' : undefined), heard: 0, callsHeard: 0, silentSince: 0, pingedAt: 0, stalled: false, stalls: 0 })
+    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: wireTally, ...unwatched() })
     link.session = new PortSession(port, {
       application,
       flush: this.options.flush,
