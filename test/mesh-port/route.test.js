@@ -43,7 +43,7 @@ function routeWith (loads) {
  * @param {'renewed' | 'over'} how
  */
 function slice (route, how) {
-  route.heldSince = performance.now() - (how === 'over' ? HOLD_MS + 1 : 0)
+  route.hold = { ...route.hold, heldSince: performance.now() - (how === 'over' ? HOLD_MS + 1 : 0) }
 }
 
 test('turns within the slice stay on the held worker; after it, the other takes over', async (t) => {

@@ -1,13 +1,8 @@
 // @ts-check
-// One target application as seen from one calling thread: an http-port link
-// (a port and a pool over it) per started worker, or the reason it falls back
-// to Watt's mesh. One link takes the requests for a slice of HOLD_MS while it has
-// at most HOLD_SLACK more in flight than the least loaded; then the link with the
-// fewest in flight (ties in turn) takes over, so the shares even out over slices
-// and a hung worker stops getting new ones. A worker that owes answers, has said
-// nothing for STALL_MS and does not answer a ping within STALL_MS either (its event
-// loop is blocked) is passed over until it speaks again. While no link is open
-// (first contact, a restart in progress, a refusal) they take the mesh.
+// One target application as seen from one calling thread: an http-port link (a port and a pool
+// over it) per started worker, or the reason it falls back to Watt's mesh. While no link is open
+// (first contact, a restart in progress, a refusal) requests take the mesh or wait for the look.
+import { choose, kept, NO_HOLD, without } from './balancer.js'
 import { ChannelError, CODES } from '../errors.js'
 import { poolOverSessions } from '../http/dispatcher.js'
 import { PortSession } from '../http/session.js'
@@ -18,6 +13,7 @@ import { refusal } from './refusal.js'
 import { survey, unwatched } from './stall.js'
 import { handshakeWorker } from './worker-handshake.js'
 
+export { HOLD_MS, HOLD_SLACK, SPREAD } from './balancer.js'
 export { STALL_MS } from './stall.js'
 
 /**
@@ -50,26 +46,6 @@ export { STALL_MS } from './stall.js'
  * @property {import('../http/session.js').Flush} [flush]  both ends of each link flush so (the callee reads it from the handshake)
  */
 
-/**
- * How many of one turn's requests the held worker takes before the least loaded is
- * picked again, so a burst is spread in chunks; a count, not loads, so it costs
- * nothing per request (D-spread).
- */
-export const SPREAD = 16
-
-/**
- * How long one worker keeps a target's requests, turn after turn: the other workers
- * sleep through the slice instead of taking turns waking on the same cores (D-hold).
- */
-export const HOLD_MS = 250
-
-/**
- * The held worker is left at its next turn once it has more than this many in flight
- * above the least loaded: a slow worker's queue goes to the others, and a hung one keeps
- * at most this many and one turn's requests. Lower ended slices early (D-hold-slack).
- */
-export const HOLD_SLACK = SPREAD
-
 export class ApplicationRoute {
   /**
    * @param {string} application
@@ -86,7 +62,6 @@ export class ApplicationRoute {
     /** @type {Promise<void> | null} */
     this.refreshing = null
     this.again = false
-    this.turn = 0
     this.meshCalls = 0
     /** Looks again while a started worker has no link (a handshake failed without a refusal). */
     this.retries = 0
@@ -94,12 +69,8 @@ export class ApplicationRoute {
     this.retryTimer = null
     /** @type {import('./metrics.js').Tally | null} */
     this.meshTally = null
-    /** @type {Link | null} the worker the requests go to (for this turn at least) */
-    this.held = null
-    /** requests of this turn given to the held link */
-    this.heldFor = 0
-    /** when the held link was picked (performance.now()) */
-    this.heldSince = 0
+    /** @type {import('./balancer.js').Hold<Link>} the link held and since when (balancer.js) */
+    this.hold = NO_HOLD
     /** a request of this turn was routed (reset by setImmediate at the turn's end) */
     this.inTurn = false
     this.endTurn = () => { this.inTurn = false }
@@ -129,68 +100,17 @@ export class ApplicationRoute {
       return null
     }
     if (links.length === 1) return links[0]
-    // One worker per event-loop turn at least, so the turn's requests leave in one
-    // message to one thread (session.js); every SPREAD requests of a turn, the least
-    // loaded is picked again (D-turn-holder).
-    const held = this.held
-    if (this.inTurn) {
-      if (held !== null && this.heldFor < SPREAD) {
-        this.heldFor++
-        return held
-      }
-      return this.hold(this.leastLoaded().link, performance.now())
-    }
+    const inTurn = this.inTurn
+    const held = inTurn ? kept(this.hold) : null // most requests: no clock, no look at loads
+    if (held !== null) return (this.hold = held).held
     const now = performance.now()
-    survey(this.links, now, this.watch)
-    if (held !== null && !held.stalled && now - this.heldSince < HOLD_MS) {
-      // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
-      const least = this.leastLoaded()
-      if (load(held) <= least.load + HOLD_SLACK) {
-        this.startTurn()
-        this.heldFor = 1
-        return held
-      }
-      return this.hold(least.link, now)
+    if (!inTurn) {
+      survey(links, now, this.watch) // once a turn, before the turn's worker is picked
+      this.inTurn = true
+      setImmediate(this.endTurn)
     }
-    return this.hold(this.leastLoaded().link, now)
-  }
-
-  /**
-   * The link takes the requests from now on (for this turn at least).
-   * @param {Link} link
-   * @param {number} now
-   */
-  hold (link, now) {
-    this.turn++
-    if (!this.inTurn) this.startTurn()
-    this.held = link
-    this.heldFor = 1
-    this.heldSince = now
-    return link
-  }
-
-  /** Fewest in flight, ties in turn (round robin when all are equal), of the workers not stalled if any. */
-  leastLoaded () {
-    const links = this.links
-    const start = this.turn % links.length
-    /** @type {Link | null} */
-    let link = null
-    let least = Infinity
-    for (let pass = 0; pass < 2 && link === null; pass++) {
-      // the second pass, only when every worker is stalled, takes them all
-      for (let i = 0; i < links.length && least > 0; i++) {
-        const other = links[(start + i) % links.length]
-        if (pass === 0 && other.stalled) continue
-        const l = load(other)
-        if (l < least) { link = other; least = l }
-      }
-    }
-    return { link: /** @type {Link} */ (link), load: least }
-  }
-
-  startTurn () {
-    this.inTurn = true
-    setImmediate(this.endTurn)
+    this.hold = choose(this.links, this.hold, now, inTurn)
+    return this.hold.held
   }
 
   /** Re-reads the workers and opens links to those without one; one look at a time. */
@@ -296,7 +216,7 @@ export class ApplicationRoute {
   drop (link, why) {
     if (!this.links.includes(link)) return
     this.links = this.links.filter((l) => l !== link)
-    if (this.held === link) this.held = null
+    this.hold = without(this.hold, link)
     // Queued requests not yet on a connection fail too, naming the application.
     link.pool.destroy(new ChannelError(this.application, CODES.CLOSED, `worker ${link.worker} is gone (${why})`)).catch(() => {})
     link.session.close()
@@ -324,7 +244,7 @@ export class ApplicationRoute {
   release (link) {
     if (!this.links.includes(link)) return false
     this.links = this.links.filter((l) => l !== link)
-    if (this.held === link) this.held = null
+    this.hold = without(this.hold, link)
     link.pool.close().catch(() => {}).finally(() => link.session.close())
     return true
   }
@@ -360,7 +280,7 @@ export class ApplicationRoute {
     let best = null
     for (const link of this.links) {
       if (link === from || link.session.closed || link.stalled) continue
-      if (best === null || load(link) < load(best)) best = link
+      if (best === null || link.inFlight < best.inFlight) best = link
     }
     return best
   }
@@ -408,8 +328,3 @@ const MAX_RETRIES = 10
 
 /** How long a request waits for another live worker to move to before it fails. */
 export const RELOCATE_WAIT_MS = 2000
-
-/** @param {Link} link */
-function load (link) {
-  return link.inFlight
-}
