@@ -16,7 +16,7 @@ function routeWith (loads) {
   const silent = { info () {}, warn () {} }
   const route = new ApplicationRoute('svc', /** @type {any} */ ({ connections: 1, pool: {}, workers: { ask: async () => [] }, log: silent, caller: 'test' }))
   route.mode = 'http-port'
-  route.links = loads.map((inFlight, worker) => /** @type {any} */ ({
+  route.linked.all = loads.map((inFlight, worker) => /** @type {any} */ ({
     worker,
     thread: 100 + worker,
     inFlight,
@@ -116,8 +116,8 @@ test('a worker that leaves mid-turn gets no more of that turn', async (t) => {
   for (const leave of ['drop', 'retire']) {
     const route = routeWith([0, 0])
     const held = /** @type {any} */ (route.next())
-    if (leave === 'drop') route.drop(held, 'test')
-    else route.retire(held)
+    if (leave === 'drop') route.linked.drop(held, 'test')
+    else route.linked.retire(held)
     const after = route.next()
     t.not(after?.worker, held.worker, `${leave}: the rest of the turn goes elsewhere`)
     t.notOk(route.links.includes(held), `${leave}: out of the rotation`)

@@ -1,50 +1,34 @@
 // @ts-check
-// One target application as seen from one calling thread: an http-port link (a port and a pool
-// over it) per started worker, or the reason it falls back to Watt's mesh. While no link is open
-// (first contact, a restart in progress, a refusal) requests take the mesh or wait for the look.
+// One target application as seen from one calling thread: an http-port link per started worker
+// (links.js), or the reason it falls back to Watt's mesh. While no link is open (first contact,
+// a restart in progress, a refusal) requests take the mesh or wait for the look under way.
 import { choose, kept, NO_HOLD, without } from './balancer.js'
-import { ChannelError, CODES } from '../errors.js'
-import { poolOverSessions } from '../http/dispatcher.js'
-import { PortSession } from '../http/session.js'
 import { MESH_PORT_KIND } from './callee.js'
-import { FramesClient } from './frames/client.js'
+import { WorkerLinks } from './links.js'
 import { retryTally, tally } from './metrics.js'
 import { refusal } from './refusal.js'
-import { survey, unwatched } from './stall.js'
+import { survey } from './stall.js'
 import { handshakeWorker } from './worker-handshake.js'
 
 export { HOLD_MS, HOLD_SLACK, SPREAD } from './balancer.js'
 export { STALL_MS } from './stall.js'
 
-/**
- * @typedef {object} Link
- * @property {number} thread
- * @property {number} worker
- * @property {import('undici').Pool} pool
- * @property {PortSession} session
- * @property {number} calls   requests sent over it (the share each worker got)
- * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
- * @property {import('./metrics.js').Tally} tally
- * @property {number} heard        session.heard when last looked at (stall.js)
- * @property {number} callsHeard   calls when it was last heard from
- * @property {number} silentSince  when it was first seen owing an answer (0: it owes none)
- * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
- * @property {boolean} stalled     the ping unanswered for STALL_MS too: passed over
- * @property {number} stalls       times it was found stalled
- * @property {import('./frames/client.js').FramesClient} [frames]  the frames wire over the same session (wire: 'frames')
- */
+/** @typedef {import('./links.js').Link} Link */
 
 /**
- * @typedef {object} RouteOptions
- * @property {number} connections  per worker
- * @property {number} [window]
- * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} pool
+ * What the route needs besides what its links do.
+ * @typedef {object} RouteOwn
  * @property {import('./workers.js').WorkerDirectory} workers
- * @property {import('./log.js').Log} log
- * @property {string} caller
- * @property {'http' | 'frames'} [wire]  'frames': requests go as frames where they can (frames/), the HTTP wire otherwise
- * @property {import('../http/session.js').Flush} [flush]  both ends of each link flush so (the callee reads it from the handshake)
+ * @property {string} caller  this thread's application, named in each handshake
  */
+
+/** @typedef {import('./links.js').LinkOptions & RouteOwn} RouteOptions */
+
+/** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
+const MAX_RETRIES = 10
+
+/** How long a request waits for another live worker to move to before it fails. */
+export const RELOCATE_WAIT_MS = 2000
 
 export class ApplicationRoute {
   /**
@@ -54,8 +38,12 @@ export class ApplicationRoute {
   constructor (application, options) {
     this.application = application
     this.options = options
-    /** @type {Link[]} */
-    this.links = []
+    this.linked = new WorkerLinks(application, options, {
+      left: (link) => { this.hold = without(this.hold, link) },
+      // The stopping worker's replacement is linked once the look finds it started.
+      retired: () => { this.retries = 0; this.refresh() },
+      relocate: (link, why) => this.relocate(link, why)
+    })
     /** 'unknown' until the first look; then 'http-port', 'mesh' (refused) or 'waiting' (no worker yet) */
     this.mode = 'unknown'
     this.reason = ''
@@ -81,6 +69,11 @@ export class ApplicationRoute {
         `has not answered for ${Math.round(silentMs)} ms, nor a ping: no new requests to it until it does`),
       answers: (link) => this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} answers again`)
     }
+  }
+
+  /** The links taking requests now: replaced on each change, never changed in place. */
+  get links () {
+    return this.linked.all
   }
 
   /** A request goes over the mesh. */
@@ -133,29 +126,32 @@ export class ApplicationRoute {
 
   async look () {
     const { workers, log, caller } = this.options
+    const { application, linked } = this
     // Asked afresh each time (the runtime's own list): links are dropped by their
     // port (exit) or a GOAWAY (stop), never from a list that may be stale.
-    const live = await workers.ask(this.application)
-    const missing = () => live.filter((w) => !this.links.some((l) => l.thread === w.thread))
+    const live = await workers.ask(application)
+    const missing = () => live.filter((w) => !linked.has(w.thread))
     for (const target of missing()) {
       let opened
       try {
-        opened = await handshakeWorker({ caller, application: this.application, worker: target.worker, kind: MESH_PORT_KIND, meta: this.handshakeMeta() })
+        const meta = this.handshakeMeta()
+        opened = await handshakeWorker({ caller, application, worker: target.worker, kind: MESH_PORT_KIND, meta })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
         if (why.outcome === 'stopping') continue // on its way out: its replacement comes with the next change
         if (why.outcome === 'refused') return this.fallBack(why.reason)
         // Not a refusal (the worker went away meanwhile, a timeout): the mesh meanwhile if
         // nothing is linked, and a look again shortly.
-        log.info(`mesh-port: ${this.application}: handshake with worker ${target.worker} failed (${why.reason}); looking again`)
+        log.info(`mesh-port: ${application}: handshake with worker ${target.worker} failed (${why.reason}); ` +
+          'looking again')
         continue
       }
       const thread = Number(opened.answer.thread)
-      if (this.links.some((l) => l.thread === thread)) {
+      if (linked.has(thread)) {
         opened.port.close()
         continue
       }
-      this.add(thread, Number(opened.answer.worker), opened.port)
+      linked.add(thread, Number(opened.answer.worker), opened.port)
     }
     if (missing().length > 0 && this.retries < MAX_RETRIES) {
       this.retries++
@@ -166,7 +162,8 @@ export class ApplicationRoute {
       this.mode = 'waiting' // no worker started yet: look again when the workers change
       return
     }
-    if (this.mode !== 'http-port') log.info(`mesh-port: ${this.application} over http-port (${this.links.length} worker${this.links.length === 1 ? '' : 's'})`)
+    const n = this.links.length
+    if (this.mode !== 'http-port') log.info(`mesh-port: ${application} over http-port (${n} worker${n === 1 ? '' : 's'})`)
     this.mode = 'http-port'
     this.reason = ''
   }
@@ -178,84 +175,12 @@ export class ApplicationRoute {
   }
 
   /**
-   * @param {number} thread
-   * @param {number} worker
-   * @param {import('node:worker_threads').MessagePort} port
-   */
-  add (thread, worker, port) {
-    const { application } = this
-    const wireTally = tally(application, 'http-port', worker, this.options.wire === 'frames' ? 'http' : undefined)
-    /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: wireTally, ...unwatched() })
-    link.session = new PortSession(port, {
-      application,
-      flush: this.options.flush,
-      // The worker exited or crashed: its in-flight requests have failed at once
-      // (WATT_CHANNEL_CLOSED); no new one goes there.
-      onClose: () => this.drop(link, 'its port closed'),
-      // The worker is stopping: no new request goes there, those in flight finish.
-      onGoAway: () => this.retire(link),
-      // A request the stopping worker refused goes to another one.
-      relocate: (why) => this.relocate(link, why)
-    })
-    const session = link.session
-    link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
-      application,
-      connections: this.options.connections,
-      window: this.options.window,
-      pool: this.options.pool
-    })
-    if (this.options.wire === 'frames') link.frames = new FramesClient(session, { application, window: this.options.window, tally: tally(application, 'http-port', worker, 'frames'), link, pool: link.pool })
-    this.links = [...this.links, link]
-  }
-
-  /**
-   * @param {Link} link
-   * @param {string} why
-   */
-  drop (link, why) {
-    if (!this.links.includes(link)) return
-    this.links = this.links.filter((l) => l !== link)
-    this.hold = without(this.hold, link)
-    // Queued requests not yet on a connection fail too, naming the application.
-    link.pool.destroy(new ChannelError(this.application, CODES.CLOSED, `worker ${link.worker} is gone (${why})`)).catch(() => {})
-    link.session.close()
-    this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} dropped: ${why}`)
-  }
-
-  /**
-   * Out of the rotation now; its pool closes once its requests are done (the
-   * port's close still fails any left when the worker exits), and the workers
-   * are looked at again for the replacement.
-   * @param {Link} link
-   */
-  retire (link) {
-    if (!this.release(link)) return
-    this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} is stopping: no new requests to it`)
-    this.retries = 0
-    this.refresh()
-  }
-
-  /**
-   * Out of the rotation; those in flight finish on it, then its pool and port close.
-   * @param {Link} link
-   * @returns {boolean} whether it was in the rotation
-   */
-  release (link) {
-    if (!this.links.includes(link)) return false
-    this.links = this.links.filter((l) => l !== link)
-    this.hold = without(this.hold, link)
-    link.pool.close().catch(() => {}).finally(() => link.session.close())
-    return true
-  }
-
-  /**
    * The session of a live worker other than `from`'s for a request to move to, once
    * one is linked (a restart starts the new worker first, but this thread may not have
    * linked it yet): null after RELOCATE_WAIT_MS without one.
    * @param {Link} from
    * @param {'refused' | 'crashed'} why
-   * @returns {Promise<PortSession | null>}
+   * @returns {Promise<Link['session'] | null>}
    */
   async relocate (from, why) {
     const deadline = performance.now() + RELOCATE_WAIT_MS
@@ -273,16 +198,9 @@ export class ApplicationRoute {
   /**
    * A live worker's link other than `from`, the least loaded (null: none now).
    * @param {Link} from
-   * @returns {Link | null}
    */
   other (from) {
-    /** @type {Link | null} */
-    let best = null
-    for (const link of this.links) {
-      if (link === from || link.session.closed || link.stalled) continue
-      if (best === null || link.inFlight < best.inFlight) best = link
-    }
-    return best
+    return this.linked.other(from)
   }
 
   /**
@@ -296,14 +214,18 @@ export class ApplicationRoute {
     to.calls++
     to.tally.count++
     retryTally(this.application, why).count++
-    this.options.log.debug(`mesh-port: ${this.application}: a request ${why === 'refused' ? 'refused by stopping' : 'unanswered by crashed'} worker ${from.worker} sent again to worker ${to.worker}`)
+    const how = why === 'refused' ? 'refused by stopping' : 'unanswered by crashed'
+    this.options.log.debug(`mesh-port: ${this.application}: a request ${how} worker ${from.worker} ` +
+      `sent again to worker ${to.worker}`)
   }
 
   /** @param {string} reason */
   fallBack (reason) {
     // The linked workers are alive: what is in flight on them finishes there, new requests take the mesh.
     for (const link of [...this.links]) {
-      if (this.release(link)) this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} released: the application falls back to the mesh`)
+      if (!this.linked.release(link)) continue
+      this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} released: ` +
+        'the application falls back to the mesh')
     }
     if (this.mode !== 'mesh' || this.reason !== reason) this.options.log.info(`mesh-port: ${this.application} over Watt's mesh: ${reason}`)
     this.mode = 'mesh'
@@ -319,12 +241,6 @@ export class ApplicationRoute {
 
   close () {
     if (this.retryTimer) clearTimeout(this.retryTimer)
-    for (const link of [...this.links]) this.drop(link, 'the caller closed')
+    for (const link of [...this.links]) this.linked.drop(link, 'the caller closed')
   }
 }
-
-/** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
-const MAX_RETRIES = 10
-
-/** How long a request waits for another live worker to move to before it fails. */
-export const RELOCATE_WAIT_MS = 2000
