@@ -5,7 +5,9 @@
 // of SPREAD; none to a worker that owes answers and left a ping unanswered.
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
-import { ApplicationRoute, HOLD_MS, HOLD_SLACK, SPREAD, STALL_MS } from '../../packages/channel/lib/mesh-port/route.js'
+import {
+  ApplicationRoute, HOLD_MS, HOLD_SLACK, MODES, SPREAD, STALL_MS
+} from '../../packages/channel/lib/mesh-port/route.js'
 import { refusal } from '../../packages/channel/lib/mesh-port/refusal.js'
 
 /**
@@ -15,7 +17,6 @@ import { refusal } from '../../packages/channel/lib/mesh-port/refusal.js'
 function routeWith (loads) {
   const silent = { info () {}, warn () {} }
   const route = new ApplicationRoute('svc', /** @type {any} */ ({ connections: 1, pool: {}, workers: { ask: async () => [] }, log: silent, caller: 'test' }))
-  route.mode = 'http-port'
   route.linked.all = loads.map((inFlight, worker) => /** @type {any} */ ({
     worker,
     thread: 100 + worker,
@@ -33,6 +34,7 @@ function routeWith (loads) {
     session: { close () {}, heard: 0, pings: 0, ping () { this.pings++ } }
   }))
   route.refresh = async () => {} // retire() looks for a replacement; nothing to find here
+  route.enter(MODES.HTTP_PORT)
   return route
 }
 

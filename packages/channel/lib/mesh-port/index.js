@@ -83,7 +83,7 @@ export default function createMeshPortInterceptor (options = {}) {
     if (opts.upgrade || opts.method === 'CONNECT') { route.countMesh(); return dispatch(opts, handler) }
     const link = route.next()
     if (link !== null) return sendOver(link, opts, handler, retry ? route : null)
-    if (route.mode === 'mesh' || route.mode === 'waiting') {
+    if (route.onMesh) {
       route.countMesh()
       return dispatch(opts, handler)
     }

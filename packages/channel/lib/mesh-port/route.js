@@ -24,6 +24,20 @@ export { STALL_MS } from './stall.js'
 
 /** @typedef {import('./links.js').LinkOptions & RouteOwn} RouteOptions */
 
+/** Where a target's new requests go: meshPortStats() reports it as its `path`. */
+export const MODES = Object.freeze({
+  /** not looked at yet: the first requests wait for the first look */
+  UNKNOWN: 'unknown',
+  /** over the links (none while a worker change is under way: requests wait for the look) */
+  HTTP_PORT: 'http-port',
+  /** a worker refused the drop-in (`reason` says why): the mesh until the workers change */
+  MESH: 'mesh',
+  /** no worker started yet: the mesh until the workers change */
+  WAITING: 'waiting'
+})
+
+/** @typedef {typeof MODES[keyof typeof MODES]} Mode */
+
 /** Looks again at most this many times (50 ms, 100 ms, …) per change of the workers. */
 const MAX_RETRIES = 10
 
@@ -31,6 +45,10 @@ const MAX_RETRIES = 10
 export const RELOCATE_WAIT_MS = 2000
 
 export class ApplicationRoute {
+  /** @type {Mode} */
+  #mode = MODES.UNKNOWN
+  #reason = ''
+
   /**
    * @param {string} application
    * @param {RouteOptions} options
@@ -44,9 +62,6 @@ export class ApplicationRoute {
       retired: () => { this.retries = 0; this.refresh() },
       relocate: (link, why) => this.relocate(link, why)
     })
-    /** 'unknown' until the first look; then 'http-port', 'mesh' (refused) or 'waiting' (no worker yet) */
-    this.mode = 'unknown'
-    this.reason = ''
     /** @type {Promise<void> | null} */
     this.refreshing = null
     this.again = false
@@ -76,6 +91,42 @@ export class ApplicationRoute {
     return this.linked.all
   }
 
+  /** Where new requests go: changed by enter() alone. */
+  get mode () {
+    return this.#mode
+  }
+
+  /** Why it is on the mesh ('' over http-port). */
+  get reason () {
+    return this.#reason
+  }
+
+  /** New requests take the mesh without waiting for a look: refused, or no worker started yet. */
+  get onMesh () {
+    return this.mode === MODES.MESH || this.mode === MODES.WAITING
+  }
+
+  /**
+   * The one place the mode changes; each change is logged, at info the lines the README quotes.
+   * @param {Mode} mode
+   * @param {string} [reason]  MESH: why; WAITING keeps the last reason, HTTP_PORT clears it
+   */
+  enter (mode, reason = '') {
+    const { log } = this.options
+    const was = this.#mode
+    if (mode === MODES.HTTP_PORT) {
+      const n = this.links.length
+      if (was !== mode) log.info(`mesh-port: ${this.application} over http-port (${n} worker${n === 1 ? '' : 's'})`)
+      this.#reason = ''
+    } else if (mode === MODES.MESH) {
+      if (was !== mode || this.#reason !== reason) log.info(`mesh-port: ${this.application} over Watt's mesh: ${reason}`)
+      this.#reason = reason
+    } else if (mode === MODES.WAITING && was !== mode) {
+      log.debug(`mesh-port: ${this.application} has no worker started yet: the mesh until one starts`)
+    }
+    this.#mode = mode
+  }
+
   /** A request goes over the mesh. */
   countMesh () {
     this.meshCalls++
@@ -89,7 +140,7 @@ export class ApplicationRoute {
   next () {
     const links = this.links
     if (links.length === 0) {
-      if (this.mode === 'unknown') this.refresh()
+      if (this.mode === MODES.UNKNOWN) this.refresh()
       return null
     }
     if (links.length === 1) return links[0]
@@ -158,14 +209,8 @@ export class ApplicationRoute {
       if (this.retryTimer) clearTimeout(this.retryTimer)
       this.retryTimer = setTimeout(() => this.refresh(), 50 * this.retries).unref()
     }
-    if (this.links.length === 0) {
-      this.mode = 'waiting' // no worker started yet: look again when the workers change
-      return
-    }
-    const n = this.links.length
-    if (this.mode !== 'http-port') log.info(`mesh-port: ${application} over http-port (${n} worker${n === 1 ? '' : 's'})`)
-    this.mode = 'http-port'
-    this.reason = ''
+    // No worker started yet: look again when the workers change.
+    this.enter(this.links.length === 0 ? MODES.WAITING : MODES.HTTP_PORT)
   }
 
   /** What the callee is told of the link: who calls, and the wire and flush it is to use. */
@@ -190,7 +235,7 @@ export class ApplicationRoute {
         this.retried(why, from, to)
         return to.session
       }
-      if (performance.now() >= deadline || this.mode === 'mesh') return null
+      if (performance.now() >= deadline || this.mode === MODES.MESH) return null
       await Promise.race([this.refresh(), new Promise((resolve) => setTimeout(resolve, 20))])
     }
   }
@@ -227,16 +272,14 @@ export class ApplicationRoute {
       this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} released: ` +
         'the application falls back to the mesh')
     }
-    if (this.mode !== 'mesh' || this.reason !== reason) this.options.log.info(`mesh-port: ${this.application} over Watt's mesh: ${reason}`)
-    this.mode = 'mesh'
-    this.reason = reason
+    this.enter(MODES.MESH, reason)
   }
 
   /** The application's workers changed (start, stop, crash, restart): look again, also after a fallback. */
   workersChanged () {
     this.retries = 0
     // Also during the first look: a worker that started meanwhile may be missing from it.
-    if (this.mode !== 'unknown' || this.refreshing) this.refresh()
+    if (this.mode !== MODES.UNKNOWN || this.refreshing) this.refresh()
   }
 
   close () {
