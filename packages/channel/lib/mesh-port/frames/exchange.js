@@ -10,14 +10,14 @@
 // here in the same order; its per-socket timeouts are not (the caller's own apply).
 import { channel } from 'node:diagnostics_channel'
 import { EventEmitter } from 'node:events'
-import http from 'node:http'
+/** @import http from 'node:http' */
 import { ChannelError, CODES, connectionReset } from '../../errors.js'
+import {
+  addHeaderLines, assignSocket, chunkedEncoding, clearNeedDrain, detachSocket, dumpUnread, isClosed, isDumped,
+  keepAlive, markClosed, replaceStoreHeader, responseOptions, setChunkedEncoding, socketPrivates, storedHead,
+  storedTrailer, storeHeader
+} from '../../node-internals.js'
 import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../http/session.js'
-
-/** Node's own _storeHeader, called before the head is captured. */
-const storeHeader = /** @type {any} */ (http.OutgoingMessage.prototype)._storeHeader
-/** @type {symbol | undefined} OutgoingMessage's kNeedDrain, cleared when the socket drains (as socketOnDrain does) */
-let kNeedDrain
 
 /**
  * Replaces ServerResponse's _storeHeader on each response (an own property: Express
@@ -28,7 +28,7 @@ let kNeedDrain
  * @param {unknown} headers
  */
 function captureHead (firstLine, headers) {
-  storeHeader.call(this, firstLine, headers)
+  storeHeader(this, firstLine, headers)
   const exchange = /** @type {Exchange} */ (this.socket ?? this[EXCHANGE])
   exchange.head(this)
 }
@@ -64,12 +64,10 @@ export class Exchange extends EventEmitter {
     this.readableHighWaterMark = 64 * 1024
     this.writableHighWaterMark = 64 * 1024
     this.writableCorked = 0
-    /** the part of a Writable's state ServerResponse.end() sets (to uncork the socket fully) */
-    this._writableState = { corked: 0 }
+    // the private fields of net.Socket that ServerResponse reads and writes on its socket
+    Object.assign(this, socketPrivates())
     this.bytesRead = 0
     this.bytesWritten = 0
-    /** @type {any} the response Node assigned this "socket" to (ServerResponse.assignSocket) */
-    this._httpMessage = null
     /** @type {http.Server | null} */
     this.server = null
     /** @type {any} */
@@ -107,15 +105,15 @@ export class Exchange extends EventEmitter {
     req.url = head.p
     req.method = head.m
     req.upgrade = false
-    req._addHeaderLines(head.h, head.h.length)
+    addHeaderLines(req, head.h)
     this.req = req
-    const res = /** @type {any} */ (new (/** @type {any} */ (classes.ServerResponse))(req, { highWaterMark: this.writableHighWaterMark, rejectNonStandardBodyWrites: /** @type {any} */ (server).rejectNonStandardBodyWrites }))
-    res._keepAliveTimeout = server.keepAliveTimeout
-    res.shouldKeepAlive = true
-    res._storeHeader = captureHead
+    const options = responseOptions(server, this.writableHighWaterMark)
+    const res = /** @type {any} */ (new (/** @type {any} */ (classes.ServerResponse))(req, options))
+    keepAlive(res, server.keepAliveTimeout)
+    replaceStoreHeader(res, captureHead)
     res[EXCHANGE] = this
     this.res = res
-    res.assignSocket(this)
+    assignSocket(res, this)
     res.on('finish', () => this.finished())
     if (typeof head.b === 'string' && head.b.length > 0) this.push(Buffer.from(head.b, 'latin1'))
     if (head.e) this.endRequest()
@@ -148,7 +146,7 @@ export class Exchange extends EventEmitter {
     const req = this.req
     this.bytesRead += data.length
     this.unreturned += data.length
-    if (req._dumped || req.destroyed) return this.returnCredit()
+    if (isDumped(req) || req.destroyed) return this.returnCredit()
     if (!req.push(data)) this.paused = true
     else if (this.unreturned >= this.window / 2) this.returnCredit()
   }
@@ -184,10 +182,10 @@ export class Exchange extends EventEmitter {
    * @param {any} res
    */
   head (res) {
-    const text = /** @type {string} */ (res._header)
+    const text = storedHead(res)
     this.headLength = text.length
-    this.chunked = res.chunkedEncoding
-    res.chunkedEncoding = false
+    this.chunked = chunkedEncoding(res)
+    setChunkedEncoding(res, false)
     /** @type {string[]} */
     const lines = []
     let at = text.indexOf('\r\n') + 2
@@ -278,8 +276,7 @@ export class Exchange extends EventEmitter {
   drained () {
     const res = this.res
     if (res === null || !res.writableNeedDrain) return
-    kNeedDrain ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'kNeedDrain')
-    if (kNeedDrain) res[kNeedDrain] = false
+    clearNeedDrain(res)
     res.emit('drain')
   }
 
@@ -289,11 +286,11 @@ export class Exchange extends EventEmitter {
     const req = this.req
     this.ended = true
     if (responseFinish.hasSubscribers) responseFinish.publish({ request: req, response: res, socket: this, server: this.server })
-    if (this.chunked && typeof res._trailer === 'string' && res._trailer.length > 0) this.session.send(this.id, { t: trailerLines(res._trailer) })
+    if (this.chunked && storedTrailer(res) !== '') this.session.send(this.id, { t: trailerLines(storedTrailer(res)) })
     this.session.send(this.id, FIN)
     this.session.remove(this.id)
-    if (!req._consuming && !req._readableState.resumeScheduled) req._dump()
-    res.detachSocket(this)
+    dumpUnread(req)
+    detachSocket(res, this)
     process.nextTick(emitClose, res)
   }
 
@@ -340,9 +337,9 @@ export class Exchange extends EventEmitter {
 
 /** @param {any} res */
 function emitClose (res) {
-  if (res._closed) return
+  if (isClosed(res)) return
   res.destroyed = true
-  res._closed = true
+  markClosed(res)
   res.emit('close')
 }
 

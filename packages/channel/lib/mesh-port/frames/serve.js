@@ -4,10 +4,11 @@
 // handed to the server as in http/serve.js), plus requests that arrive as a head
 // frame on a new id, each served as an Exchange with the server's own
 // IncomingMessage and ServerResponse classes.
-import http from 'node:http'
+/** @import http from 'node:http' */
 import { serverOpen } from '../../http/serve.js'
 import { DEFAULT_WINDOW, PortSocket } from '../../http/port-socket.js'
 import { flushOf, PortSession, REFUSED } from '../../http/session.js'
+import { serverClasses } from '../../node-internals.js'
 import { Exchange } from './exchange.js'
 
 class FramesSession extends PortSession {
@@ -47,15 +48,7 @@ const classesOf = new WeakMap()
 function classes (server) {
   let found = classesOf.get(server)
   if (!found) {
-    /** @type {any} */
-    const s = server
-    const symbols = Object.getOwnPropertySymbols(server)
-    const incoming = symbols.find((k) => k.description === 'IncomingMessage')
-    const response = symbols.find((k) => k.description === 'ServerResponse')
-    found = {
-      IncomingMessage: (incoming && s[incoming]) || http.IncomingMessage,
-      ServerResponse: (response && s[response]) || http.ServerResponse
-    }
+    found = serverClasses(server)
     classesOf.set(server, found)
   }
   return found
