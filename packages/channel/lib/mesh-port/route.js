@@ -119,7 +119,8 @@ export class ApplicationRoute {
       if (was !== mode) log.info(`mesh-port: ${this.application} over http-port (${n} worker${n === 1 ? '' : 's'})`)
       this.#reason = ''
     } else if (mode === MODES.MESH) {
-      if (was !== mode || this.#reason !== reason) log.info(`mesh-port: ${this.application} over Watt's mesh: ${reason}`)
+      const same = was === mode && this.#reason === reason
+      if (!same) log.info(`mesh-port: ${this.application} over Watt's mesh: ${reason}`)
       this.#reason = reason
     } else if (mode === MODES.WAITING && was !== mode) {
       log.debug(`mesh-port: ${this.application} has no worker started yet: the mesh until one starts`)
