@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { MessageChannel } from 'node:worker_threads'
 import { test } from 'tap'
 import { acceptConnections } from '../../packages/channel/lib/http/serve.js'
-import { flushOf, PortSession } from '../../packages/channel/lib/http/session.js'
+import { PortMux } from '../../packages/channel/lib/wire/port-mux.js'
+import { flushOf } from '../../packages/channel/lib/wire/signals.js'
 import { ApplicationRoute } from '../../packages/channel/lib/mesh-port/route.js'
 import { startFixture } from '../helpers/mesh-fixture.js'
 import { pattern } from './fixture/lib/handler.js'
@@ -21,14 +22,14 @@ import { pattern } from './fixture/lib/handler.js'
  */
 async function messagesOfOneTurn (t, flush) {
   const { port1, port2 } = new MessageChannel()
-  const session = new PortSession(port1, { application: 'test', ...(flush ? { flush } : {}) })
+  const mux = new PortMux(port1, { peer: 'test', ...(flush ? { flush } : {}) })
   t.teardown(() => { port1.close(); port2.close() })
   /** @type {unknown[][]} */
   const received = []
   port2.on('message', (message) => received.push(message))
   // two immediates queued together run in the same check phase: one turn, two callbacks
-  setImmediate(() => session.send(7, 'a'))
-  setImmediate(() => session.send(7, 'b'))
+  setImmediate(() => mux.send(7, 'a'))
+  setImmediate(() => mux.send(7, 'b'))
   const deadline = Date.now() + 10_000
   while (received.flat().length < 4 && Date.now() < deadline) await sleep(5)
   return received

@@ -9,7 +9,7 @@ import http from 'node:http'
 import { MessageChannel } from 'node:worker_threads'
 import { test } from 'tap'
 import { Dispatcher, request } from 'undici'
-import { PortSession } from '../../packages/channel/lib/http/session.js'
+import { PortMux } from '../../packages/channel/lib/wire/port-mux.js'
 import { FramesClient } from '../../packages/channel/lib/mesh-port/frames/client.js'
 import { requestHead } from '../../packages/channel/lib/mesh-port/frames/request-head.js'
 import { acceptFrames } from '../../packages/channel/lib/mesh-port/frames/serve.js'
@@ -28,9 +28,9 @@ function framesPair (t, listener, { window } = {}) {
   const server = http.createServer(listener)
   const { port1, port2 } = new MessageChannel()
   const callee = acceptFrames(server, port2, { caller: 'test', wire: 'frames' }, { window })
-  const session = new PortSession(port1, { application: 'app' })
+  const mux = new PortMux(port1, { peer: 'app' })
   const tally = { count: 0 }
-  const frames = new FramesClient(session, { application: 'app', window, tally })
+  const frames = new FramesClient(mux, { application: 'app', window, tally })
   const link = { inFlight: 0 }
   class Over extends Dispatcher {
     /** @param {any} opts @param {any} handler */
@@ -39,8 +39,8 @@ function framesPair (t, listener, { window } = {}) {
       return true
     }
   }
-  t.teardown(() => { session.close(); callee.close() })
-  return { dispatcher: new Over(), tally, link, callee, session }
+  t.teardown(() => { mux.close(); callee.close() })
+  return { dispatcher: new Over(), tally, link, callee, mux }
 }
 
 /**
@@ -210,13 +210,13 @@ test("a refused request moves to another worker's frames wire, any method, when 
   }), b.port2, meta)
   calleeA.draining = true
   calleeA.refuseWhenDraining = true
-  const sessionB = new PortSession(b.port1, { application: 'app' })
-  const sessionA = new PortSession(a.port1, { application: 'app', relocate: async () => sessionB })
+  const muxB = new PortMux(b.port1, { peer: 'app' })
+  const muxA = new PortMux(a.port1, { peer: 'app', relocate: async () => muxB })
   const linkA = { inFlight: 0, tally: { count: 0 } }
   const linkB = { inFlight: 0, tally: { count: 0 } }
-  const framesA = new FramesClient(sessionA, { application: 'app', tally: { count: 0 }, link: linkA })
-  const framesB = new FramesClient(sessionB, { application: 'app', tally: { count: 0 }, link: linkB })
-  t.teardown(() => { sessionA.close(); sessionB.close(); calleeA.close(); calleeB.close() })
+  const framesA = new FramesClient(muxA, { application: 'app', tally: { count: 0 }, link: linkA })
+  const framesB = new FramesClient(muxB, { application: 'app', tally: { count: 0 }, link: linkB })
+  t.teardown(() => { muxA.close(); muxB.close(); calleeA.close(); calleeB.close() })
   class Over extends Dispatcher {
     /** @param {any} opts @param {any} handler */
     dispatch (opts, handler) { return framesA.dispatch(opts, poolHandler(handler, linkA)) }
@@ -239,12 +239,12 @@ test('a refused request with a streamed body moves with it (up to 64 KiB), a lar
   }), b.port2, meta)
   calleeA.draining = true
   calleeA.refuseWhenDraining = true
-  const sessionB = new PortSession(b.port1, { application: 'app' })
-  const sessionA = new PortSession(a.port1, { application: 'app', relocate: async () => sessionB })
+  const muxB = new PortMux(b.port1, { peer: 'app' })
+  const muxA = new PortMux(a.port1, { peer: 'app', relocate: async () => muxB })
   const linkA = { inFlight: 0, tally: { count: 0 } }
-  const framesA = new FramesClient(sessionA, { application: 'app', tally: { count: 0 }, link: linkA })
-  const framesB = new FramesClient(sessionB, { application: 'app', tally: { count: 0 }, link: { inFlight: 0, tally: { count: 0 } } })
-  t.teardown(() => { sessionA.close(); sessionB.close(); calleeA.close(); calleeB.close() })
+  const framesA = new FramesClient(muxA, { application: 'app', tally: { count: 0 }, link: linkA })
+  const framesB = new FramesClient(muxB, { application: 'app', tally: { count: 0 }, link: { inFlight: 0, tally: { count: 0 } } })
+  t.teardown(() => { muxA.close(); muxB.close(); calleeA.close(); calleeB.close() })
   class Over extends Dispatcher {
     /** @param {any} opts @param {any} handler */
     dispatch (opts, handler) { return framesA.dispatch(opts, poolHandler(handler, linkA)) }

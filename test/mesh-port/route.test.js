@@ -31,7 +31,7 @@ function routeWith (loads) {
     // inFlight: what dispatching through poolHandler() counts on the link
     pool: { destroy: async () => {}, close: async () => {} },
     // heard: messages received from the worker; pings: how often it was asked to answer
-    session: { close () {}, heard: 0, pings: 0, ping () { this.pings++ } }
+    mux: { close () {}, heard: 0, pings: 0, ping () { this.pings++ } }
   }))
   route.refresh = async () => {} // retire() looks for a replacement; nothing to find here
   route.enter(MODES.HTTP_PORT)
@@ -179,7 +179,7 @@ test(`a worker that owes answers, is silent for STALL_MS (${STALL_MS}) and leave
   t.ok(hung.silentSince > 0, 'seen owing an answer')
   await later(route, STALL_MS)
   t.equal(sendOne(route), hung, 'silent STALL_MS: still held, and pinged')
-  t.equal(hung.session.pings, 1)
+  t.equal(hung.mux.pings, 1)
   t.notOk(hung.stalled)
   await later(route, STALL_MS)
   const other = sendOne(route)
@@ -193,9 +193,9 @@ test(`a worker that owes answers, is silent for STALL_MS (${STALL_MS}) and leave
     slice(route, 'over')
     t.equal(sendOne(route), other, `slice ${turn + 1}: the worker that answers`)
   }
-  t.equal(hung.session.pings, 1, 'pinged once per silence')
+  t.equal(hung.mux.pings, 1, 'pinged once per silence')
   t.equal(hung.stalls, 1)
-  hung.session.heard++ // its answer to the ping (or anything else)
+  hung.mux.heard++ // its answer to the ping (or anything else)
   other.inFlight = 0
   const back = []
   for (let turn = 0; turn < 4; turn++) {
@@ -212,10 +212,10 @@ test('a worker that answers the ping (a slow handler, its event loop free) is ne
   const slow = sendOne(route)
   for (let turn = 0; turn < 10; turn++) {
     await later(route, STALL_MS)
-    if (slow.pingedAt) slow.session.heard++ // the PONG, while the answers it owes take their time
+    if (slow.pingedAt) slow.mux.heard++ // the PONG, while the answers it owes take their time
     t.equal(sendOne(route), slow, `turn ${turn + 1}: still held`)
   }
-  t.ok(slow.session.pings >= 1, 'it was pinged')
+  t.ok(slow.mux.pings >= 1, 'it was pinged')
   t.equal(slow.stalls, 0, 'and never stalled')
 })
 
@@ -223,14 +223,14 @@ test('a worker that answered everything it was sent is never pinged, however lon
   const route = routeWith([0, 0])
   for (let turn = 0; turn < 6; turn++) {
     const link = sendOne(route)
-    link.session.heard++ // it answered
+    link.mux.heard++ // it answered
     await nextTurn()
     slice(route, 'over')
     route.next() // a survey sees the answer
     await later(route, 10 * STALL_MS)
     slice(route, 'over')
   }
-  t.ok(route.links.every((l) => !l.stalled && l.stalls === 0 && /** @type {any} */ (l.session).pings === 0), 'none stalled, none pinged')
+  t.ok(route.links.every((l) => !l.stalled && l.stalls === 0 && /** @type {any} */ (l.mux).pings === 0), 'none stalled, none pinged')
 })
 
 test('when every worker is stalled they are still picked, by load', async (t) => {

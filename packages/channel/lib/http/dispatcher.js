@@ -1,16 +1,18 @@
 // @ts-check
-// Caller side of http-port: an undici Pool whose connections are PortSockets,
+// Caller side of http-port: an undici Pool whose connections are CallerSockets,
 // so request(), fetch() and stream() run unchanged with `{ dispatcher }`. All of
-// one pool's connections share one port to the application (a PortSession);
+// one pool's connections share one port to the application (a PortMux);
 // when that port closes (the application crashed, restarted or stopped) every
 // pending request fails with a ChannelError naming it, and the next connection
 // opens a new port.
 import { Pool } from 'undici'
-import { ChannelError, CODES } from '../errors.js'
+import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
 import { openPort, wattMessaging } from '../handshake.js'
 import { applicationId } from '../watt/globals.js'
-import { PortSocket } from './port-socket.js'
-import { OPEN, PortSession } from './session.js'
+import { PortMux } from '../wire/port-mux.js'
+import { DEFAULT_WINDOW, OPEN } from '../wire/signals.js'
+import { windowOption } from '../wire/window.js'
+import { CallerSocket } from './caller-socket.js'
 
 export const HTTP_PORT_KIND = 'http'
 
@@ -29,69 +31,118 @@ export const HTTP_PORT_KIND = 'http'
  * @param {HttpPortDispatcherOptions} [options]
  * @returns {import('undici').Pool}
  */
-export function createHttpPortDispatcher (application, { connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {} } = {}) {
+export function createHttpPortDispatcher (application, options = {}) {
+  if (typeof application !== 'string' || application === '') {
+    throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
+  }
+  const { connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {} } = options ?? {}
+  const checked = checkPoolOptions({ connections, window, pool })
+  if (typeof origin !== 'string' || !URL.canParse(origin)) throw new InvalidOptionError(`origin must be a URL, not ${JSON.stringify(origin)}`)
   const caller = applicationId() ?? 'caller'
-  /** @type {Promise<PortSession> | null} */
+  /** @type {Promise<PortMux> | null} */
   let opening = null
 
-  function session () {
+  function openMux () {
     opening ??= openPort(application, HTTP_PORT_KIND, { messaging: messaging ?? wattMessaging(), meta: { caller } }).then(
-      (port) => new PortSession(port, { application, onClose: () => { if (opening === current) opening = null } }),
+      (port) => new PortMux(port, { peer: application, onClose: () => { if (opening === current) opening = null } }),
       (err) => { opening = null; throw err }
     )
     const current = opening
     return current
   }
 
-  return poolOverSessions(origin, session, { application, connections, window, pool })
+  return new PortPool(origin, openMux, { application, ...checked })
 }
 
 /**
- * An undici Pool whose every connection is a PortSocket on the session `session()`
- * gives (opened lazily, reopened by it after a loss). The port closes with the pool.
- * @param {string} origin  sets the Host header
- * @param {() => Promise<PortSession>} session
- * @param {{ application: string, connections: number, window?: number, pool?: HttpPortDispatcherOptions['pool'] }} options
- * @returns {import('undici').Pool}
+ * The connection options of a port pool, checked (a bad one throws InvalidOptionError).
+ * @param {{ connections: unknown, window: unknown, pool: unknown }} options
+ * @returns {{ connections: number, window: number, pool: Omit<import('undici').Pool.Options, 'connect' | 'connections'> }}
  */
-export function poolOverSessions (origin, session, { application, connections, window, pool = {} }) {
-  /** @type {PortSession | null} */
-  let last = null
-  let closed = false
-
-  /** @type {import('undici').buildConnector.connector} */
-  const connect = (_options, callback) => {
-    // Always answers in a later turn: undici needs its connect callback called
-    // asynchronously (called synchronously, the first request was never sent).
-    Promise.resolve().then(session).then((current) => {
-      last = current
-      if (closed) current.close()
-      if (current.closed) throw new ChannelError(application, CODES.CLOSED, 'the port closed while connecting')
-      const id = current.nextId++
-      current.send(id, OPEN)
-      callback(null, /** @type {any} */ (new PortSocket(current, id, { application, side: 'client', window })))
-    }).catch((err) => callback(err, null))
+export function checkPoolOptions ({ connections, window, pool }) {
+  if (!Number.isSafeInteger(connections) || /** @type {number} */ (connections) < 1) {
+    throw new InvalidOptionError(`connections must be a positive integer, not ${JSON.stringify(connections)}`)
   }
-
-  const dispatcher = new Pool(origin, { pipelining: 1, ...pool, connections, connect })
-  // The port closes with the pool (its connections are gone by then).
-  const closePort = () => {
-    closed = true
-    last?.close()
+  if (pool === null || typeof pool !== 'object' || Array.isArray(pool)) {
+    throw new InvalidOptionError('pool must be an object of undici Pool options')
   }
-  const wrapped = /** @type {any} */ (dispatcher)
-  for (const method of ['close', 'destroy']) {
-    const original = wrapped[method].bind(dispatcher)
-    wrapped[method] = (/** @type {unknown[]} */ ...args) => {
-      // undici's promise form calls this[method](callback): the port closes when the
-      // callback runs. (Closed on the call instead, a graceful close cut the requests
-      // still in flight, and they waited for their timeout.)
-      const callback = typeof args[args.length - 1] === 'function' ? /** @type {Function} */ (args.pop()) : null
-      if (callback) return original(...args, (/** @type {unknown[]} */ ...result) => { closePort(); callback(...result) })
-      const done = original(...args)
-      done.then(closePort, closePort)
-      return done
+  if ('connect' in pool || 'connections' in pool) {
+    throw new InvalidOptionError('pool cannot set connect or connections: the port pool owns them')
+  }
+  return { connections: /** @type {number} */ (connections), window: windowOption(window, DEFAULT_WINDOW), pool: /** @type {any} */ (pool) }
+}
+
+/**
+ * An undici Pool whose every connection is a CallerSocket on the mux `openMux()` gives (opened
+ * lazily, reopened after a loss). It owns the close order: work held on it (the frames wire's
+ * calls) ends, then its connections, then the port.
+ */
+export class PortPool extends Pool {
+  /**
+   * @param {string} origin  sets the Host header
+   * @param {() => Promise<PortMux>} openMux
+   * @param {{ application: string, connections: number, window: number, pool?: HttpPortDispatcherOptions['pool'] }} options
+   */
+  constructor (origin, openMux, { application, connections, window, pool = {} }) {
+    /** @type {{ last: PortMux | null, closed: boolean }} */
+    const state = { last: null, closed: false }
+    /** @type {import('undici').buildConnector.connector} */
+    const connect = (_options, callback) => {
+      // Always answers in a later turn: called synchronously, the first request was never sent.
+      Promise.resolve().then(openMux).then((mux) => {
+        state.last = mux
+        if (state.closed) mux.close()
+        if (mux.closed) throw new ChannelError(application, CODES.CLOSED, 'the port closed while connecting')
+        const id = mux.nextId++
+        mux.send(id, OPEN)
+        callback(null, /** @type {any} */ (new CallerSocket(mux, id, { application, window })))
+      }).catch((err) => callback(err, null))
     }
+    super(origin, { pipelining: 1, ...pool, connections, connect })
+    this.state = state
+    /** @type {(() => Promise<void>)[]} work that must end before the pool closes */
+    this.holds = []
   }
-  return dispatcher
+
+  /** @param {() => Promise<void>} idle  resolves once the held work has ended */
+  holdCloseUntil (idle) {
+    this.holds.push(idle)
+  }
+
+  closeMux () {
+    this.state.closed = true
+    this.state.last?.close()
+  }
+
+  /**
+   * undici's promise form calls this with a callback; the port closes when it runs. (Closed on
+   * the call instead, a graceful close cut the requests still in flight.)
+   * @param {any} [callback]
+   * @returns {any}
+   */
+  close (callback) {
+    if (typeof callback !== 'function') return super.close(callback)
+    /** @type {any} */
+    const closed = (/** @type {any} */ err, /** @type {any} */ data) => {
+      this.closeMux()
+      callback(err, data)
+    }
+    Promise.all(this.holds.map((idle) => idle())).then(() => super.close(closed))
+  }
+
+  /**
+   * @param {any} [err]
+   * @param {any} [callback]
+   * @returns {any}
+   */
+  destroy (err, callback) {
+    if (typeof err === 'function') { callback = err; err = null }
+    if (typeof callback !== 'function') return super.destroy(err, callback)
+    /** @type {any} */
+    const destroyed = (/** @type {any} */ error, /** @type {any} */ data) => {
+      this.closeMux()
+      callback(error, data)
+    }
+    super.destroy(err, destroyed)
+  }
 }

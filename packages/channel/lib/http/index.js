@@ -1,5 +1,6 @@
 // @ts-check
-export { createHttpPortDispatcher, HTTP_PORT_KIND } from './dispatcher.js'
+export { createHttpPortDispatcher, HTTP_PORT_KIND, PortPool } from './dispatcher.js'
 export { serveHttpPort, serveHttpPortInWatt } from './serve.js'
-export { PortSocket, DEFAULT_WINDOW } from './port-socket.js'
-export { openConnections } from './session.js'
+export { PortSocket } from './port-socket.js'
+export { DEFAULT_WINDOW } from '../wire/signals.js'
+export { openStreams as openConnections } from '../wire/port-mux.js'

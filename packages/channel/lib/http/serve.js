@@ -2,12 +2,15 @@
 // Callee side of http-port: every connection a caller opens is handed to the
 // application's existing http.Server as if it had arrived over TCP, so the same
 // 'request' listener, parser, timeouts and error handling serve it.
-import { ChannelError, CODES } from '../errors.js'
+import { EventEmitter } from 'node:events'
+import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { messaging as wattMessagingApi } from '../watt/globals.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
-import { PortSocket } from './port-socket.js'
-import { flushOf, PortSession, REFUSED } from './session.js'
+import { PortMux } from '../wire/port-mux.js'
+import { DEFAULT_WINDOW, flushOf, OPEN, REFUSED } from '../wire/signals.js'
+import { windowOption } from '../wire/window.js'
+import { CalleeSocket } from './callee-socket.js'
 
 /**
  * Serves http-port connections with `server`. One server per application
@@ -17,11 +20,15 @@ import { flushOf, PortSession, REFUSED } from './session.js'
  * @returns {import('node:http').Server}
  */
 export function serveHttpPort (server, { messaging, window } = {}) {
+  if (!(server instanceof EventEmitter) || typeof (/** @type {any} */ (server)).emit !== 'function') {
+    throw new InvalidOptionError('serveHttpPort needs a node:http Server (for Fastify, pass app.server)')
+  }
+  const windowSize = windowOption(window, DEFAULT_WINDOW)
   serverOpen(server)
   acceptPorts(HTTP_PORT_KIND, (port, meta) => {
     // Throwing refuses the handshake: the caller's connect fails with WATT_CHANNEL_UNREACHABLE.
     if (!serverOpen(server)) throw new ChannelError('', CODES.NO_SERVER, 'the HTTP server is closed')
-    acceptConnections(server, port, meta, { window })
+    acceptConnections(server, port, meta, { window: windowSize })
   }, { messaging: messaging ?? wattMessaging() })
   return server
 }
@@ -42,30 +49,35 @@ export function serverOpen (server) {
 }
 
 /**
- * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP.
+ * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP;
+ * with `onHead`, frames-wire requests too (each a head frame on a new stream).
  * @param {import('node:http').Server} server
  * @param {import('node:worker_threads').MessagePort} port
- * @param {unknown} meta  the caller's handshake meta ({ caller })
- * @param {{ window?: number, refuseWhenDraining?: boolean }} [options]  refuseWhenDraining: once the
- *   worker stops (GOAWAY sent), requests that begin are refused (the caller sends them to
- *   another worker) rather than given to a server that would not serve them (a closing Fastify)
+ * @param {unknown} meta  the caller's handshake meta ({ caller, flush })
+ * @param {{ window?: number, refuseWhenDraining?: boolean, onHead?: (mux: PortMux, id: number, head: any) => void }} [options]
+ *   refuseWhenDraining: once the worker stops (GOAWAY sent), requests that begin are refused (the
+ *   caller sends them to another worker) rather than given to a server that would not serve them
+ * @returns {PortMux}
  */
-export function acceptConnections (server, port, meta, { window, refuseWhenDraining = false } = {}) {
+export function acceptConnections (server, port, meta, { window = DEFAULT_WINDOW, refuseWhenDraining = false, onHead } = {}) {
   serverOpen(server)
   const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
-  // The session keeps the thread alive only while a connection is open, as sockets do.
-  const session = new PortSession(port, {
-    application: caller,
+  // The mux keeps the thread alive only while a connection is open, as sockets do.
+  const mux = new PortMux(port, {
+    peer: caller,
     flush: flushOf(meta),
-    onOpen (id) {
-      // A closed server (or one that would refuse) takes no new connection: the caller
-      // may move it to another worker (REFUSED: nothing was served on it).
-      if ((session.draining && session.refuseWhenDraining) || !serverOpen(server)) return session.send(id, REFUSED)
-      server.emit('connection', new PortSocket(session, id, { application: caller, side: 'server', window }))
+    accept (id, payload) {
+      if (payload !== OPEN && onHead === undefined) return false
+      // A closed server (or one that would refuse) takes no new stream: the caller may move
+      // it to another worker (REFUSED: nothing was served on it).
+      if (mux.refusing || !serverOpen(server)) mux.send(id, REFUSED)
+      else if (payload === OPEN) server.emit('connection', new CalleeSocket(mux, id, { application: caller, window }))
+      else /** @type {NonNullable<typeof onHead>} */ (onHead)(mux, id, payload)
+      return true
     }
   })
-  session.refuseWhenDraining = refuseWhenDraining
-  return session
+  mux.refuseWhenDraining = refuseWhenDraining
+  return mux
 }
 
 /**

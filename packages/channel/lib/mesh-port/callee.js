@@ -7,7 +7,6 @@ import { threadId } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
-import { GOAWAY } from '../http/session.js'
 import { acceptFrames } from './frames/serve.js'
 import { servedByFastify, theServer, watchServers, whenServing } from './servers.js'
 import { events, messaging, START_EVENT, STOP_EVENT, workerIndex } from '../watt/globals.js'
@@ -17,8 +16,8 @@ export const MESH_PORT_KIND = 'mesh-http'
 
 let installed = false
 let stopping = false
-/** @type {Set<import('../http/session.js').PortSession>} */
-const sessions = new Set()
+/** @type {Set<import('../wire/port-mux.js').PortMux>} */
+const links = new Set()
 
 /**
  * @param {{ window?: number, log: import('./log.js').Log }} options
@@ -36,9 +35,9 @@ export function installCallee ({ window, log }) {
         await whenServing(found.server)
         // The caller picks the wire (index.js `wire`); a frames link also takes HTTP connections.
         const accept = /** @type {any} */ (meta)?.wire === 'frames' ? acceptFrames : acceptConnections
-        const session = accept(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
-        sessions.add(session)
-        session.onClose = () => sessions.delete(session)
+        const mux = accept(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
+        links.add(mux)
+        mux.onClose = () => links.delete(mux)
         return { thread: threadId, worker: workerIndex() ?? 0 }
       }, { messaging: wattMessaging() })
     } catch (err) {
@@ -54,10 +53,6 @@ export function installCallee ({ window, log }) {
   // take no new connection here, and those open finish, as the server drains them.
   events()?.once(STOP_EVENT, () => {
     stopping = true
-    for (const session of sessions) {
-      session.draining = true
-      session.send(0, GOAWAY)
-      session.flush() // now: the sooner callers know, the fewer requests race the stop
-    }
+    for (const mux of links) mux.goAway()
   })
 }

@@ -1,10 +1,11 @@
 // @ts-check
-// The links from one calling thread to one target's workers: a port, its session and a pool
+// The links from one calling thread to one target's workers: a port (its mux) and a pool
 // over it per worker. A link leaves when its worker exits (its port closes), stops (GOAWAY)
 // or the target falls back to the mesh; the route is told, to look for a replacement.
 import { ChannelError, CODES } from '../errors.js'
-import { poolOverSessions } from '../http/dispatcher.js'
-import { PortSession } from '../http/session.js'
+import { PortPool } from '../http/dispatcher.js'
+import { PortMux } from '../wire/port-mux.js'
+import { DEFAULT_WINDOW } from '../wire/signals.js'
 import { FramesClient } from './frames/client.js'
 import { tally } from './metrics.js'
 import { unwatched } from './stall.js'
@@ -13,18 +14,18 @@ import { unwatched } from './stall.js'
  * @typedef {object} Link
  * @property {number} thread
  * @property {number} worker
- * @property {import('undici').Pool} pool
- * @property {PortSession} session
+ * @property {PortPool} pool
+ * @property {PortMux} mux  the link's port, carrying both wires
  * @property {number} calls   requests sent over it (the share each worker got)
  * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
  * @property {import('./metrics.js').Tally} tally
- * @property {number} heard        session.heard when last looked at (stall.js)
+ * @property {number} heard        mux.heard when last looked at (stall.js)
  * @property {number} callsHeard   calls when it was last heard from
  * @property {number} silentSince  when it was first seen owing an answer (0: it owes none)
  * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
  * @property {boolean} stalled     the ping unanswered for STALL_MS too: passed over
  * @property {number} stalls       times it was found stalled
- * @property {import('./frames/client.js').FramesClient} [frames]  the frames wire over the same session
+ * @property {import('./frames/client.js').FramesClient} [frames]  the frames wire over the same mux
  *   (wire: 'frames')
  */
 
@@ -36,7 +37,7 @@ import { unwatched } from './stall.js'
  * @property {import('./log.js').Log} log
  * @property {'http' | 'frames'} [wire]  'frames': requests go as frames where they can (frames/),
  *   the HTTP wire otherwise
- * @property {import('../http/session.js').Flush} [flush]  both ends of each link flush so
+ * @property {import('../wire/signals.js').Flush} [flush]  both ends of each link flush so
  *   (the callee reads it from the handshake)
  */
 
@@ -45,7 +46,7 @@ import { unwatched } from './stall.js'
  * @typedef {object} LinkEvents
  * @property {(link: Link) => void} left  out of the rotation (dropped, released or retired)
  * @property {(link: Link) => void} retired  its worker is stopping: its replacement is to be linked
- * @property {(link: Link, why: 'refused' | 'crashed') => Promise<PortSession | null>} relocate
+ * @property {(link: Link, why: 'refused' | 'crashed') => Promise<PortMux | null>} relocate
  *   where a request the link's worker did not serve may go instead
  */
 
@@ -79,8 +80,8 @@ export class WorkerLinks {
     const wireTally = tally(application, 'http-port', worker, options.wire === 'frames' ? 'http' : undefined)
     /** @type {Link} */
     const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: wireTally, ...unwatched() })
-    link.session = new PortSession(port, {
-      application,
+    link.mux = new PortMux(port, {
+      peer: application,
       flush: options.flush,
       // The worker exited or crashed: its in-flight requests have failed at once
       // (WATT_CHANNEL_CLOSED); no new one goes there.
@@ -90,16 +91,16 @@ export class WorkerLinks {
       // A request the stopping worker refused goes to another one.
       relocate: (why) => this.events.relocate(link, why)
     })
-    const session = link.session
-    link.pool = poolOverSessions(`http://${application}.plt.local`, async () => session, {
+    const mux = link.mux
+    link.pool = new PortPool(`http://${application}.plt.local`, async () => mux, {
       application,
       connections: options.connections,
-      window: options.window,
+      window: options.window ?? DEFAULT_WINDOW,
       pool: options.pool
     })
     if (options.wire === 'frames') {
       const frames = tally(application, 'http-port', worker, 'frames')
-      link.frames = new FramesClient(session, {
+      link.frames = new FramesClient(mux, {
         application, window: options.window, tally: frames, link, pool: link.pool
       })
     }
@@ -116,7 +117,7 @@ export class WorkerLinks {
     // Queued requests not yet on a connection fail too, naming the application.
     const gone = new ChannelError(this.application, CODES.CLOSED, `worker ${link.worker} is gone (${why})`)
     link.pool.destroy(gone).catch(() => {})
-    link.session.close()
+    link.mux.close()
     this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} dropped: ${why}`)
   }
 
@@ -139,7 +140,7 @@ export class WorkerLinks {
    */
   release (link) {
     if (!this.leave(link)) return false
-    link.pool.close().catch(() => {}).finally(() => link.session.close())
+    link.pool.close().catch(() => {}).finally(() => link.mux.close())
     return true
   }
 
@@ -152,7 +153,7 @@ export class WorkerLinks {
     /** @type {Link | null} */
     let best = null
     for (const link of this.all) {
-      if (link === from || link.session.closed || link.stalled) continue
+      if (link === from || link.mux.closed || link.stalled) continue
       if (best === null || link.inFlight < best.inFlight) best = link
     }
     return best

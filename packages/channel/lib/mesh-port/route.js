@@ -79,7 +79,7 @@ export class ApplicationRoute {
     this.endTurn = () => { this.inTurn = false }
     /** @type {import('./stall.js').StallEvents<Link>} */
     this.watch = {
-      ping: (link) => link.session.ping(),
+      ping: (link) => link.mux.ping(),
       stalled: (link, silentMs) => this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} ` +
         `has not answered for ${Math.round(silentMs)} ms, nor a ping: no new requests to it until it does`),
       answers: (link) => this.options.log.info(`mesh-port: ${this.application} worker ${link.worker} answers again`)
@@ -221,12 +221,12 @@ export class ApplicationRoute {
   }
 
   /**
-   * The session of a live worker other than `from`'s for a request to move to, once
+   * The mux of a live worker other than `from`'s for a request to move to, once
    * one is linked (a restart starts the new worker first, but this thread may not have
    * linked it yet): null after RELOCATE_WAIT_MS without one.
    * @param {Link} from
    * @param {'refused' | 'crashed'} why
-   * @returns {Promise<Link['session'] | null>}
+   * @returns {Promise<Link["mux"] | null>}
    */
   async relocate (from, why) {
     const deadline = performance.now() + RELOCATE_WAIT_MS
@@ -234,7 +234,7 @@ export class ApplicationRoute {
       const to = this.other(from)
       if (to !== null) {
         this.retried(why, from, to)
-        return to.session
+        return to.mux
       }
       if (performance.now() >= deadline || this.mode === MODES.MESH) return null
       await Promise.race([this.refresh(), new Promise((resolve) => setTimeout(resolve, 20))])

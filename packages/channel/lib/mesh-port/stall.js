@@ -13,9 +13,9 @@ export const STALL_MS = 100
 /**
  * What the detector reads and keeps on each link.
  * @typedef {object} Watched
- * @property {{ heard: number }} session  its `heard`: messages received from the worker so far
+ * @property {{ heard: number }} mux  its `heard`: messages received from the worker so far
  * @property {number} calls        requests sent over the link so far
- * @property {number} heard        session.heard when last looked at
+ * @property {number} heard        mux.heard when last looked at
  * @property {number} callsHeard   calls when it was last heard from
  * @property {number} silentSince  when it was first seen owing an answer (0: it owes none)
  * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
@@ -48,7 +48,7 @@ export function unwatched () {
  */
 export function survey (links, now, events) {
   for (const link of links) {
-    const heard = link.session.heard
+    const heard = link.mux.heard
     if (heard !== link.heard) {
       link.heard = heard
       link.callsHeard = link.calls

@@ -23,7 +23,7 @@ function linksToSvc () {
 }
 
 /**
- * A link with a fake pool and session that record how they ended.
+ * A link with a fake pool and mux that record how they ended.
  * @param {number} worker
  * @param {number} [inFlight]
  */
@@ -36,7 +36,7 @@ function fakeLink (worker, inFlight = 0) {
     inFlight,
     stalled: false,
     ends,
-    session: { closed: false, close () { ends.push('session closed') } },
+    mux: { closed: false, close () { ends.push('mux closed') } },
     pool: {
       destroy: async (/** @type {Error} */ err) => { ends.push(err) },
       close: async () => { await null; ends.push('pool closed') }
@@ -57,14 +57,14 @@ t.test('drop: out of the rotation, its queued requests failed with WATT_CHANNEL_
   t.ok(err instanceof ChannelError)
   t.equal(err.code, CODES.CLOSED)
   t.equal(err.message, 'svc: worker 0 is gone (its port closed)')
-  t.equal(closed, 'session closed')
+  t.equal(closed, 'mux closed')
   t.same(logged, ['mesh-port: svc worker 0 dropped: its port closed'])
   links.drop(a, 'again')
   t.equal(told.length, 1, 'a second drop does nothing')
   t.equal(logged.length, 1)
 })
 
-t.test('release: those in flight finish, then the pool closes and the session after it', async (t) => {
+t.test('release: those in flight finish, then the pool closes and the mux after it', async (t) => {
   const { links, logged, told } = linksToSvc()
   const a = fakeLink(0)
   links.all = [a]
@@ -73,7 +73,7 @@ t.test('release: those in flight finish, then the pool closes and the session af
   t.same(told, [['left', 0]])
   t.same(a.ends, [], 'nothing ended at once')
   await new Promise((resolve) => setImmediate(resolve))
-  t.same(a.ends, ['pool closed', 'session closed'], 'nothing destroyed; the session after the pool')
+  t.same(a.ends, ['pool closed', 'mux closed'], 'nothing destroyed; the mux after the pool')
   t.equal(links.release(a), false, 'no longer in the rotation')
   t.same(logged, [], 'the caller logs why')
 })
@@ -95,7 +95,7 @@ t.test('other(): the least loaded live link but the one named, none stalled or c
   t.equal(links.other(a), d)
   d.stalled = true
   t.equal(links.other(a), c, 'a stalled one is skipped')
-  c.session.closed = true
+  c.mux.closed = true
   t.equal(links.other(a), b, 'a closed one is skipped')
   t.equal(links.other(b), a)
   links.all = [a]
@@ -110,8 +110,8 @@ t.test('add(): a link over a real port, unwatched, dropped when its port closes'
   t.same(links.all, [link])
   t.match(link, { thread: 101, worker: 1, calls: 0, inFlight: 0, heard: 0, silentSince: 0, stalled: false, stalls: 0 })
   t.equal(link.frames, undefined, 'no frames wire unless asked')
-  t.equal(link.session.closed, false)
-  port1.ref() // the session unrefs its port while no connection wants the thread kept alive
+  t.equal(link.mux.closed, false)
+  port1.ref() // the mux unrefs its port while no connection wants the thread kept alive
   port2.close()
   await once(port1, 'close')
   await new Promise((resolve) => setImmediate(resolve))

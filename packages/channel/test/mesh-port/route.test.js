@@ -24,7 +24,7 @@ function routeToPricing (links = 0) {
     thread: 100 + worker,
     inFlight: 0,
     stalled: false,
-    session: { closed: false, close () {} },
+    mux: { closed: false, close () {} },
     pool: { close: async () => {}, destroy: async () => {} }
   }))
   return { route, logged }

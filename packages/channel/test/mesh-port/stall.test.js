@@ -9,7 +9,7 @@ const T0 = 1000
 
 /** A link as the route keeps it, with what the detector reported on it. */
 function watched () {
-  return { calls: 0, session: { heard: 0 }, ...unwatched() }
+  return { calls: 0, mux: { heard: 0 }, ...unwatched() }
 }
 
 /** The events a survey reports, recorded as [event, link id, silentMs?]. */
@@ -54,7 +54,7 @@ t.test('hearing from a stalled link clears it; a new silence starts over', async
   const { seen, events } = recorder()
   for (const now of [T0, T0 + STALL_MS, T0 + 2 * STALL_MS]) survey([link], now, events)
   t.ok(link.stalled)
-  link.session.heard++ // its pong, or any message
+  link.mux.heard++ // its pong, or any message
   survey([link], T0 + 5 * STALL_MS, events)
   t.notOk(link.stalled, 'no longer stalled')
   t.same([link.silentSince, link.pingedAt, link.callsHeard], [0, 0, 1], 'owes nothing it was sent before')
@@ -72,7 +72,7 @@ t.test('a slow handler that answers the ping is never stalled', async (t) => {
   const { seen, events } = recorder()
   for (let now = T0; now <= T0 + 20 * STALL_MS; now += STALL_MS) {
     survey([link], now, events)
-    if (link.pingedAt) link.session.heard++ // its PONG, its answers still pending
+    if (link.pingedAt) link.mux.heard++ // its PONG, its answers still pending
   }
   t.ok(seen.filter((e) => e[0] === 'ping').length >= 1, 'pinged')
   t.equal(link.stalls, 0, 'never stalled')
@@ -92,7 +92,7 @@ t.test('each link is watched on its own', async (t) => {
   const talking = { id: 'talking', ...watched(), calls: 1 }
   const { seen, events } = recorder()
   for (const now of [T0, T0 + STALL_MS, T0 + 2 * STALL_MS]) {
-    talking.session.heard++
+    talking.mux.heard++
     survey([quiet, talking], now, events)
   }
   t.same(seen, [['ping', 'quiet'], ['stalled', 'quiet', 2 * STALL_MS]])

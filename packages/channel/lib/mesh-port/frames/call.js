@@ -1,21 +1,20 @@
 // @ts-check
-// Caller side of the frames wire: one request as a stream of a link's PortSession
+// Caller side of the frames wire: one request as a stream of a link's PortMux
 // (ids shared with the HTTP wire's connections), whose answer feeds undici's
 // handler callbacks (the old API: onConnect, onHeaders, onData, onComplete,
 // onError) straight from frames, with no HTTP parser on either side.
 //
-// Frames of a call (session.js carries them, one postMessage per turn):
+// Frames of a call (../../wire/ carries them, one postMessage per turn):
 //   caller → callee  RequestHead object (request-head.js), body data, FIN, credit, RESET
 //   callee → caller  { s, r, h } the answer's head, body data, { t } trailers, FIN,
 //                    credit, RESET (the server dropped it), REFUSED (a stopping worker)
-// Body data is what the HTTP wire posts: latin1 strings up to STRING_LIMIT, above
-// that FRAME_BYTES buffers transferred and handed back. Flow control is the HTTP
-// wire's: at most `window` bytes unconsumed per direction, credit returned in
-// batches of half a window, so small exchanges never cost a credit frame.
+// Body data and flow control are the wire core's, as for the HTTP wire (wire/data.js,
+// wire/window.js).
 import { errors } from 'undici'
 import { ChannelError, CODES } from '../../errors.js'
-import { REPLAY_BYTES } from '../../http/port-socket.js'
-import { FIN, FRAME_BYTES, REFUSED, RESET, STRING_LIMIT } from '../../http/session.js'
+import { receiveBytes, sendChunks } from '../../wire/data.js'
+import { FIN, FRAME_BYTES, REFUSED, REPLAY_BYTES, RESET } from '../../wire/signals.js'
+import { StreamWindow } from '../../wire/window.js'
 
 /**
  * @typedef {object} CallOptions
@@ -32,15 +31,15 @@ const REFUSAL = (application, why = 'no other worker could take it') => new Chan
 
 export class FramesCall {
   /**
-   * @param {import('../../http/session.js').PortSession} session
+   * @param {import('../../wire/port-mux.js').PortMux} mux
    * @param {import('../pool-handler.js').OldApiView} handler
    * @param {import('./request-head.js').Outgoing} outgoing
    * @param {CallOptions} options
    * @param {import('./client.js').FramesClient | null} [client]  where a refused request asks to move
    * @param {number} [moves]  times this request moved already
    */
-  constructor (session, handler, outgoing, { application, window }, client = null, moves = 0) {
-    this.session = session
+  constructor (mux, handler, outgoing, { application, window }, client = null, moves = 0) {
+    this.mux = mux
     this.client = client
     this.moves = moves
     /** refused, and waiting for another worker: an abort meanwhile ends it (client.js) */
@@ -57,14 +56,11 @@ export class FramesCall {
     this.handler = handler
     this.outgoing = outgoing
     this.application = application
-    this.window = window
+    this.windowSize = window
+    this.flow = new StreamWindow(window)
     this.referenced = true
     this.id = 0
     this.done = false
-    /** bytes of request body we may still send */
-    this.credit = window
-    /** answer bytes taken by the handler and not yet returned as credit */
-    this.unreturned = 0
     this.paused = false
     this.answered = false
     /** @type {unknown[]} frames held while the handler is paused */
@@ -77,15 +73,18 @@ export class FramesCall {
   }
 
   start () {
-    const { session, handler } = this
+    const { mux, handler } = this
     // undici's client passes no context (core/request.js onConnect)
     handler.onConnect((reason) => this.abort(reason), /** @type {any} */ (undefined))
     if (this.done) return
-    if (session.closed) return this.fail(new ChannelError(this.application, CODES.CLOSED, 'the connection closed before the answer completed (application stopped, crashed or restarted)'))
-    this.id = session.nextId++
-    session.add(this.id, this)
+    if (mux.closed) {
+      return this.fail(new ChannelError(this.application, CODES.CLOSED,
+        'the connection closed before the answer completed (application stopped, crashed or restarted)'))
+    }
+    this.id = mux.nextId++
+    mux.add(this.id, this)
     this.client?.started()
-    session.send(this.id, this.outgoing.head)
+    mux.send(this.id, this.outgoing.head)
     const { buffer, stream } = this.outgoing
     if (buffer !== null) this.pump([buffer])
     else if (stream !== null) {
@@ -109,11 +108,12 @@ export class FramesCall {
         if (bytes === null) throw new ChannelError(this.application, CODES.BAD_PAYLOAD, `a request body chunk of type ${typeof chunk}`)
         let offset = 0
         while (offset < bytes.length && !this.done) {
-          while (this.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
+          while (this.flow.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
           if (this.done) break
-          const n = Math.min(bytes.length - offset, this.credit, FRAME_BYTES)
+          const n = Math.min(bytes.length - offset, this.flow.credit, FRAME_BYTES)
           this.keep(bytes, offset, n)
-          this.sendData(bytes, offset, n)
+          this.flow.credit -= n
+          sendChunks(this.mux, this.id, [bytes.subarray(offset, offset + n)], n)
           offset += n
         }
         // refused meanwhile: the rest of the body is kept, to be sent again elsewhere
@@ -122,7 +122,7 @@ export class FramesCall {
       }
       this.pumping = false
       if (this.collecting) return this.moveWithBody()
-      if (!this.done) this.session.send(this.id, FIN)
+      if (!this.done) this.mux.send(this.id, FIN)
     } catch (err) {
       this.pumping = false
       if (this.collecting) return this.cannotMove()
@@ -149,25 +149,11 @@ export class FramesCall {
     return true
   }
 
-  /**
-   * @param {Buffer} bytes
-   * @param {number} offset
-   * @param {number} n
-   */
-  sendData (bytes, offset, n) {
-    this.credit -= n
-    if (n <= STRING_LIMIT) return this.session.send(this.id, bytes.toString('latin1', offset, offset + n))
-    const frame = this.session.frameBuffer()
-    const view = new Uint8Array(frame, 0, n)
-    view.set(bytes.subarray(offset, offset + n))
-    this.session.send(this.id, view, frame)
-  }
-
   /** @param {unknown} payload  one frame of the answer */
   onFrame (payload) {
     if (this.done) return
     if (typeof payload === 'number' && payload > 0) {
-      this.credit += payload
+      if (!this.flow.grant(payload)) return this.fail(new ChannelError(this.application, CODES.PROTOCOL, `bad credit ${payload}`))
       const wake = this.wake
       this.wake = null
       wake?.()
@@ -176,29 +162,17 @@ export class FramesCall {
     if (payload === RESET) return this.fail(new ChannelError(this.application, CODES.CLOSED, 'the connection was reset by the peer before the answer completed'))
     if (payload === REFUSED) return this.refused()
     if (this.paused || this.held.length > 0) {
-      if (payload instanceof Uint8Array) payload = this.copyOut(payload)
-      this.held.push(payload)
+      this.held.push(receiveBytes(this.mux, payload) ?? payload)
       return
     }
     this.deliver(payload)
   }
 
-  /**
-   * @param {Uint8Array} payload
-   * @returns {Buffer}
-   */
-  copyOut (payload) {
-    const data = Buffer.allocUnsafe(payload.byteLength)
-    data.set(payload)
-    this.session.handBack(/** @type {ArrayBuffer} */ (payload.buffer))
-    return data
-  }
-
   /** @param {unknown} payload */
   deliver (payload) {
     const handler = this.handler
-    if (typeof payload === 'string') return this.data(Buffer.from(payload, 'latin1'))
-    if (payload instanceof Uint8Array) return this.data(Buffer.isBuffer(payload) ? payload : this.copyOut(payload))
+    const bytes = receiveBytes(this.mux, payload)
+    if (bytes !== null) return this.data(bytes)
     if (payload === FIN) return this.complete([])
     const frame = /** @type {any} */ (payload)
     if (frame !== null && typeof frame === 'object') {
@@ -215,16 +189,17 @@ export class FramesCall {
 
   /** @param {Buffer} data */
   data (data) {
-    this.unreturned += data.length
+    if (!this.flow.receive(data.length)) {
+      return this.fail(new ChannelError(this.application, CODES.PROTOCOL, `the answer overran a ${this.flow.size}-byte window`))
+    }
     if (this.handler.onData(data) === false) this.paused = true
     else this.returnCredit()
   }
 
   returnCredit () {
-    if (this.unreturned >= this.window / 2 && !this.done) {
-      this.session.send(this.id, this.unreturned)
-      this.unreturned = 0
-    }
+    if (this.done) return
+    const credit = this.flow.returnable()
+    if (credit > 0) this.mux.send(this.id, credit)
   }
 
   /** undici's resume(): the handler takes data again. */
@@ -247,7 +222,7 @@ export class FramesCall {
 
   finish () {
     this.done = true
-    this.session.remove(this.id)
+    this.mux.remove(this.id)
     this.wake?.()
     this.client?.ended()
   }
@@ -300,7 +275,7 @@ export class FramesCall {
     }
     if (this.moving) this.abortedWhileMoving ??= reason ?? new errors.RequestAbortedError()
     if (this.done) return
-    if (this.id !== 0) this.session.send(this.id, RESET)
+    if (this.id !== 0) this.mux.send(this.id, RESET)
     this.destroyBody()
     this.fail(reason ?? new errors.RequestAbortedError())
   }
@@ -320,7 +295,7 @@ export class FramesCall {
   }
 
   /** @param {Error} err  the port closed (the worker crashed, stopped or restarted) */
-  onSessionLost (err) {
+  onMuxLost (err) {
     if (this.done) return
     this.done = true
     this.client?.ended()

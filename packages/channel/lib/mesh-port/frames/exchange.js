@@ -17,7 +17,10 @@ import {
   keepAlive, markClosed, replaceStoreHeader, responseOptions, setChunkedEncoding, socketPrivates, storedHead,
   storedTrailer, storeHeader
 } from '../../node-internals.js'
-import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../http/session.js'
+import { LOOPBACK, loopbackAddress } from '../../http/port-socket.js'
+import { receiveBytes, sendChunks } from '../../wire/data.js'
+import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../wire/signals.js'
+import { StreamWindow } from '../../wire/window.js'
 
 /**
  * Replaces ServerResponse's _storeHeader on each response (an own property: Express
@@ -34,28 +37,26 @@ function captureHead (firstLine, headers) {
 }
 
 const EXCHANGE = Symbol('frames exchange')
+const EMPTY = Buffer.alloc(0)
 /** What Node's server publishes per request (metrics and tracing subscribe), published here alike. */
 const requestStart = channel('http.server.request.start')
 const responseFinish = channel('http.server.response.finish')
 
 export class Exchange extends EventEmitter {
   /**
-   * @param {import('../../http/session.js').PortSession} session
+   * @param {import('../../wire/port-mux.js').PortMux} mux
    * @param {number} id
    * @param {number} window
    */
-  constructor (session, id, window) {
+  constructor (mux, id, window) {
     super()
-    this.session = session
+    this.mux = mux
     this.id = id
-    this.window = window
+    this.windowSize = window
+    this.flow = new StreamWindow(window)
     this.referenced = true
     /** net.Socket's face, for code that reads it */
-    this.remoteAddress = '127.0.0.1'
-    this.remoteFamily = 'IPv4'
-    this.remotePort = 0
-    this.localAddress = '127.0.0.1'
-    this.localPort = 0
+    Object.assign(this, LOOPBACK)
     this.readable = true
     this.writable = true
     this.destroyed = false
@@ -74,10 +75,6 @@ export class Exchange extends EventEmitter {
     this.req = null
     /** @type {any} */
     this.res = null
-    /** bytes of answer we may still send */
-    this.credit = window
-    /** request bytes received and not yet returned as credit */
-    this.unreturned = 0
     this.paused = false
     /** the head was captured and Node has not yet written it (its bytes are skipped) */
     this.headLength = -1
@@ -125,17 +122,12 @@ export class Exchange extends EventEmitter {
   /** @param {unknown} payload  a frame after the head */
   onFrame (payload) {
     if (this.destroyed) return
-    if (typeof payload === 'string') return this.push(Buffer.from(payload, 'latin1'))
-    if (payload instanceof Uint8Array) {
-      const data = Buffer.allocUnsafe(payload.byteLength)
-      data.set(payload)
-      this.session.handBack(/** @type {ArrayBuffer} */ (payload.buffer))
-      return this.push(data)
-    }
+    const data = receiveBytes(this.mux, payload)
+    if (data !== null) return this.push(data)
     if (payload === FIN) return this.endRequest()
     if (payload === RESET) return this.reset()
-    if (typeof payload === 'number' && payload > 0) {
-      this.credit += payload
+    if (typeof payload === 'number') {
+      if (!this.flow.grant(payload)) return this.reset()
       return this.sendPending()
     }
     // the head itself (serve() ran on it) and anything unknown: nothing to do
@@ -145,10 +137,10 @@ export class Exchange extends EventEmitter {
   push (data) {
     const req = this.req
     this.bytesRead += data.length
-    this.unreturned += data.length
-    if (isDumped(req) || req.destroyed) return this.returnCredit()
+    if (!this.flow.receive(data.length)) return this.reset() // a caller that overruns its window
+    if (isDumped(req) || req.destroyed) return this.returnCredit(true)
     if (!req.push(data)) this.paused = true
-    else if (this.unreturned >= this.window / 2) this.returnCredit()
+    else this.returnCredit()
   }
 
   /** The request's body ended (FIN, or a head that carried it all). */
@@ -160,18 +152,18 @@ export class Exchange extends EventEmitter {
     req.push(null)
   }
 
-  returnCredit () {
-    if (this.unreturned > 0 && !this.ended) {
-      this.session.send(this.id, this.unreturned)
-      this.unreturned = 0
-    }
+  /** @param {boolean} [eager]  every consumed byte now, not half a window */
+  returnCredit (eager = false) {
+    if (this.ended) return
+    const credit = this.flow.returnable(0, eager)
+    if (credit > 0) this.mux.send(this.id, credit)
   }
 
   /** Called by IncomingMessage's _read (readStart) when its reader wants more. */
   resume () {
     if (!this.paused) return this
     this.paused = false
-    this.returnCredit()
+    this.returnCredit(true)
     return this
   }
 
@@ -196,7 +188,7 @@ export class Exchange extends EventEmitter {
       at = eol + 2
     }
     this.answered = true
-    this.session.send(this.id, { s: res.statusCode, r: res.statusMessage, h: lines })
+    this.mux.send(this.id, { s: res.statusCode, r: res.statusMessage, h: lines })
   }
 
   /**
@@ -208,7 +200,7 @@ export class Exchange extends EventEmitter {
   write (data, encoding, callback) {
     if (typeof encoding === 'function') { callback = encoding; encoding = undefined }
     if (this.destroyed) {
-      if (callback) process.nextTick(callback, new ChannelError(this.session.application, CODES.CLOSED, 'write after the exchange closed'))
+      if (callback) process.nextTick(callback, new ChannelError(this.mux.peer, CODES.CLOSED, 'write after the exchange closed'))
       return false
     }
     if (!this.answered) {
@@ -249,28 +241,23 @@ export class Exchange extends EventEmitter {
         if (item.callback) process.nextTick(item.callback)
         continue
       }
-      if (this.credit <= 0) break
-      const n = Math.min(data.length, this.credit, typeof data === 'string' && data.length <= STRING_LIMIT ? STRING_LIMIT : FRAME_BYTES)
-      if (typeof data === 'string' && n <= STRING_LIMIT) this.session.send(this.id, n === data.length ? data : data.slice(0, n))
-      else {
-        const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data
-        if (n <= STRING_LIMIT) this.session.send(this.id, bytes.toString('latin1', 0, n))
-        else {
-          const frame = this.session.frameBuffer()
-          const view = new Uint8Array(frame, 0, n)
-          view.set(bytes.subarray(0, n))
-          this.session.send(this.id, view, frame)
-        }
-        item.data = bytes
-      }
-      this.credit -= n
+      if (this.flow.credit <= 0) break
+      const n = Math.min(data.length, this.flow.credit, typeof data === 'string' && data.length <= STRING_LIMIT ? STRING_LIMIT : FRAME_BYTES)
+      this.flow.credit -= n
       this.pendingBytes -= n
-      if (n === item.data.length) {
+      // a short string goes as it is; anything else as bytes, through the wire core
+      if (typeof data === 'string' && n === data.length) this.mux.send(this.id, data)
+      else {
+        const chunks = [typeof data === 'string' ? Buffer.from(data, 'latin1') : data]
+        sendChunks(this.mux, this.id, chunks, n)
+        item.data = chunks[0] ?? EMPTY
+      }
+      if (n === data.length) {
         pending.shift()
         if (item.callback) process.nextTick(item.callback)
-      } else item.data = item.data.slice(n)
+      }
     }
-    if (pending.length === 0 && this.credit > 0) this.drained()
+    if (pending.length === 0 && this.flow.credit > 0) this.drained()
   }
 
   drained () {
@@ -286,9 +273,9 @@ export class Exchange extends EventEmitter {
     const req = this.req
     this.ended = true
     if (responseFinish.hasSubscribers) responseFinish.publish({ request: req, response: res, socket: this, server: this.server })
-    if (this.chunked && storedTrailer(res) !== '') this.session.send(this.id, { t: trailerLines(storedTrailer(res)) })
-    this.session.send(this.id, FIN)
-    this.session.remove(this.id)
+    if (this.chunked && storedTrailer(res) !== '') this.mux.send(this.id, { t: trailerLines(storedTrailer(res)) })
+    this.mux.send(this.id, FIN)
+    this.mux.remove(this.id)
     dumpUnread(req)
     detachSocket(res, this)
     process.nextTick(emitClose, res)
@@ -306,8 +293,8 @@ export class Exchange extends EventEmitter {
     this.readable = false
     this.writable = false
     if (!this.ended) {
-      this.session.send(this.id, RESET)
-      this.session.remove(this.id)
+      this.mux.send(this.id, RESET)
+      this.mux.remove(this.id)
     }
     // as Node's abortIncoming: a request whose answer did not finish is destroyed ('aborted', 'close')
     const req = this.req
@@ -326,10 +313,10 @@ export class Exchange extends EventEmitter {
   setKeepAlive () { return this }
   ref () { return this }
   unref () { return this }
-  address () { return { address: '127.0.0.1', family: 'IPv4', port: 0 } }
+  address () { return loopbackAddress() }
 
   /** @param {Error} _err  the caller's port is gone */
-  onSessionLost (_err) {
+  onMuxLost (_err) {
     this.ended = true // no frame can go back
     this.reset()
   }

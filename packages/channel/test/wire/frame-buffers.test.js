@@ -5,18 +5,20 @@ import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { MessageChannel } from 'node:worker_threads'
 import t from 'tap'
-import { PortSocket } from '../lib/http/port-socket.js'
-import { FRAME_BYTES, PortSession, STRING_LIMIT } from '../lib/http/session.js'
+import { CalleeSocket } from '../../lib/http/callee-socket.js'
+import { CallerSocket } from '../../lib/http/caller-socket.js'
+import { PortMux } from '../../lib/wire/port-mux.js'
+import { FRAME_BYTES, STRING_LIMIT } from '../../lib/wire/signals.js'
 
 const sha = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex')
 
 /** Two sessions on one MessageChannel, one connection (id 1) between them. */
 function pair (t, window = undefined) {
   const { port1, port2 } = new MessageChannel()
-  const writerSession = new PortSession(port1, { application: 'reader' })
-  const readerSession = new PortSession(port2, { application: 'writer' })
-  const writer = new PortSocket(writerSession, 1, { application: 'reader', side: 'client', window })
-  const reader = new PortSocket(readerSession, 1, { application: 'writer', side: 'server', window })
+  const writerSession = new PortMux(port1, { peer: 'reader' })
+  const readerSession = new PortMux(port2, { peer: 'writer' })
+  const writer = new CallerSocket(writerSession, 1, { application: 'reader', window })
+  const reader = new CalleeSocket(readerSession, 1, { application: 'writer', window })
   /** @type {{ bytes: number, bufferBytes: number, transferred: boolean }[]} each data frame the writer posted in a buffer */
   const posted = []
   const post = port1.postMessage.bind(port1)
@@ -103,11 +105,11 @@ t.test('a writer keeps as many handed-back buffers as its connections\' windows 
   const { writerSession, readerSession, writer, reader } = pair(t)
   const links = [{ writer, reader }]
   for (const id of [2, 3]) {
-    const link = { writer: new PortSocket(writerSession, id, { application: 'reader', side: 'client' }), reader: new PortSocket(readerSession, id, { application: 'writer', side: 'server' }) }
+    const link = { writer: new CallerSocket(writerSession, id, { application: 'reader' }), reader: new CalleeSocket(readerSession, id, { application: 'writer' }) }
     t.teardown(() => { link.writer.destroy(); link.reader.destroy() })
     links.push(link)
   }
-  const window = writer.window
+  const window = writer.windowSize
   const frames = 3 * window / FRAME_BYTES
   // every window full in one turn, as a data-source answering downloads side by side
   const burst = async () => {
@@ -187,9 +189,9 @@ t.test('a reader that asks for more than is buffered gets it (read(n)), and no r
 t.test('the port keeps the thread alive exactly while one of its connections is referenced', async (t) => {
   // undici refs a connection per request and unrefs it when idle; the session counts them
   const { port1, port2 } = new MessageChannel()
-  const session = new PortSession(port1, { application: 'peer' })
-  const peer = new PortSession(port2, { application: 'caller' })
-  const sockets = [1, 2, 3].map((id) => new PortSocket(session, id, { application: 'peer', side: 'client' }))
+  const session = new PortMux(port1, { peer: 'peer' })
+  const peer = new PortMux(port2, { peer: 'caller' })
+  const sockets = [1, 2, 3].map((id) => new CallerSocket(session, id, { application: 'peer' }))
   t.teardown(() => {
     for (const socket of sockets) socket.destroy()
     session.close()

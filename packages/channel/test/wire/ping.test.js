@@ -4,12 +4,13 @@
 import { once } from 'node:events'
 import { MessageChannel } from 'node:worker_threads'
 import t from 'tap'
-import { PONG, PortSession } from '../lib/http/session.js'
+import { PortMux } from '../../lib/wire/port-mux.js'
+import { PONG } from '../../lib/wire/signals.js'
 
 t.test('a ping is answered with a pong, which the pinger counts as heard', async (t) => {
   const { port1, port2 } = new MessageChannel()
-  const caller = new PortSession(port1, { application: 'callee' })
-  const callee = new PortSession(port2, { application: 'caller' })
+  const caller = new PortMux(port1, { peer: 'callee' })
+  const callee = new PortMux(port2, { peer: 'caller' })
   t.teardown(() => { caller.close(); callee.close() })
   port1.ref() // a session unrefs its port while no connection wants the thread kept alive
   /** @type {unknown[]} */

@@ -4,12 +4,12 @@
 // dispatcher must work again once the application is back.
 import { connect } from 'node:net'
 import t from 'tap'
-import { ChannelError } from '../index.js'
-import { createHttpPortDispatcher } from '../http.js'
-import { openPort } from '../lib/handshake.js'
-import { PortSocket } from '../lib/http/port-socket.js'
-import { PortSession } from '../lib/http/session.js'
-import { startServerWorker } from './helpers/start-server-worker.js'
+import { ChannelError } from '../../index.js'
+import { createHttpPortDispatcher } from '../../http.js'
+import { openPort } from '../../lib/handshake.js'
+import { CallerSocket } from '../../lib/http/caller-socket.js'
+import { PortMux } from '../../lib/wire/port-mux.js'
+import { startServerWorker } from '../helpers/start-server-worker.js'
 
 /** Watt messaging routes to whichever worker runs the application now: so does this. */
 function switchableMessaging () {
@@ -141,7 +141,7 @@ t.test('a callee that answers bytes that are not HTTP: undici\'s parser error, n
   await dispatcher.destroy()
 })
 
-/** @param {PortSocket | import('node:net').Socket} socket */
+/** @param {CallerSocket | import('node:net').Socket} socket */
 function readAll (socket, send) {
   return new Promise((resolve, reject) => {
     const parts = []
@@ -160,9 +160,9 @@ t.test('malformed HTTP from a caller: the server answers it exactly as over TCP,
   const overTcp = await readAll(connect(Number(url.port), url.hostname), garbage)
 
   const port = await openPort('server', 'http', { messaging })
-  const session = new PortSession(port, { application: 'server' })
+  const session = new PortMux(port, { peer: 'server' })
   session.send(1, -3)
-  const overPort = await readAll(new PortSocket(session, 1, { application: 'server', side: 'client' }), garbage)
+  const overPort = await readAll(new CallerSocket(session, 1, { application: 'server' }), garbage)
   t.match(overTcp, /^HTTP\/1.1 400 Bad Request/)
   t.equal(overPort, overTcp)
 

@@ -2,9 +2,9 @@
 // the catalog's retryable codes in `errorCodes` (README: "Errors").
 import t from 'tap'
 import { interceptors } from 'undici'
-import { createHttpPortDispatcher } from '../http.js'
-import { RETRYABLE_CODES } from '../lib/errors.js'
-import { startServerWorker } from './helpers/start-server-worker.js'
+import { createHttpPortDispatcher } from '../../http.js'
+import { RETRYABLE_CODES } from '../../lib/errors.js'
+import { startServerWorker } from '../helpers/start-server-worker.js'
 
 t.test('undici\'s retry interceptor, given the retryable codes, sends a crashed call again', async (t) => {
   const first = await startServerWorker()

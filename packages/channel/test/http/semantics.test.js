@@ -4,9 +4,9 @@
 import { Readable } from 'node:stream'
 import t from 'tap'
 import { fetch, Pool } from 'undici'
-import { createHttpPortDispatcher } from '../http.js'
-import { patternBytes } from './helpers/http-server-worker.js'
-import { startServerWorker } from './helpers/start-server-worker.js'
+import { createHttpPortDispatcher } from '../../http.js'
+import { patternBytes } from '../helpers/http-server-worker.js'
+import { startServerWorker } from '../helpers/start-server-worker.js'
 
 const { worker, messaging, tcpOrigin } = await startServerWorker()
 const tcp = new Pool(tcpOrigin, { connections: 4, pipelining: 1 })

@@ -2,9 +2,9 @@
 // both threads, and the caller's active handles, against a baseline taken in
 // this same test after a warm-up.
 import t from 'tap'
-import { createHttpPortDispatcher, openConnections } from '../http.js'
-import { fullGc } from './helpers/http-server-worker.js'
-import { startServerWorker } from './helpers/start-server-worker.js'
+import { createHttpPortDispatcher, openConnections } from '../../http.js'
+import { fullGc } from '../helpers/http-server-worker.js'
+import { startServerWorker } from '../helpers/start-server-worker.js'
 
 const CALLS = 10_000
 const LANES = 10
