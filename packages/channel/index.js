@@ -14,4 +14,5 @@ export { serve } from './lib/server.js'
 /** @typedef {ReturnType<typeof import('./lib/server.js').serve>} ChannelServer */
 /** @typedef {import('./lib/handshake.js').Messaging} Messaging */
 /** @typedef {import('./lib/flush.js').FlushMode} FlushMode */
-/** @typedef {import('./lib/shm/link.js').BellKind} BellKind */
+/** @typedef {import('./lib/flush.js').Flush} Flush */
+/** @typedef {import('./lib/shm/end.js').BellKind} BellKind */

@@ -4,11 +4,12 @@
 // channel, opened lazily on the first call and again after it was lost.
 import { CODECS } from './codecs.js'
 import { ChannelError, CODES, InvalidOptionError } from './errors.js'
-import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, REMOTE_CODES, STRIDE } from './frames.js'
+import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, REMOTE_CODES, STRIDE } from './batch.js'
 import { DeadlineTimer } from './deadlines.js'
+import { flushOption } from './flush.js'
 import { openPort, wattMessaging } from './handshake.js'
-import { portLink } from './port-link.js'
-import { MESSAGE_SLACK, shmLink } from './shm/link.js'
+import { portEnd } from './port-end.js'
+import { MESSAGE_SLACK, shmEnd } from './shm/end.js'
 import { checkRingBytes, createRing } from './shm/ring.js'
 
 export const KINDS = /** @type {const} */ (['port', 'shm'])
@@ -24,9 +25,9 @@ const MAX_NAME_LENGTH = 256
  * @property {Kind} [kind] 'port' (default) or 'shm'
  * @property {number} [timeoutMs] default per-call deadline (30 s)
  * @property {number} [maxPayloadBytes] largest payload, each way (8 MiB)
- * @property {import('./flush.js').FlushMode} [flush] when a turn's frames leave ('microtask')
+ * @property {import('./flush.js').FlushMode} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
  * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
- * @property {import('./shm/link.js').BellKind} [bell] shm: the wake-up ('port')
+ * @property {import('./shm/end.js').BellKind} [bell] shm: the wake-up ('port')
  * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
  */
@@ -44,6 +45,22 @@ const MAX_NAME_LENGTH = 256
  * @property {unknown} payload encoded, kept only until sent
  * @property {boolean} sent
  */
+
+/**
+ * The options a client and a server share, checked.
+ * @param {{ maxPayloadBytes: unknown, flush: unknown, messaging: unknown }} options
+ * @param {'send' | 'handle'} uses  what this side calls on messaging
+ */
+export function checkCommonOptions ({ maxPayloadBytes, flush, messaging }, uses) {
+  if (!Number.isSafeInteger(maxPayloadBytes) || /** @type {number} */ (maxPayloadBytes) < 1) {
+    throw new InvalidOptionError(`maxPayloadBytes must be a positive integer, not ${JSON.stringify(maxPayloadBytes)}`)
+  }
+  flushOption(flush)
+  const m = /** @type {any} */ (messaging)
+  if (m !== undefined && typeof m?.[uses] !== 'function') {
+    throw new InvalidOptionError(`messaging must have ${uses === 'send' ? 'send(application, name, data, options)' : 'handle(name, handler)'}`)
+  }
+}
 
 /**
  * @param {string} application
@@ -66,7 +83,7 @@ export class ChannelClient {
   #messaging
   /** @type {Map<number, Pending>} */
   #pending = new Map()
-  /** @type {import('./port-link.js').Link | null} */
+  /** @type {import('./port-end.js').ChannelEnd | null} */
   #link = null
   /** @type {Promise<void> | null} */
   #opening = null
@@ -81,20 +98,20 @@ export class ChannelClient {
    * @param {string} application
    * @param {ConnectOptions} [options]
    */
-  constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask', ringBytes = DEFAULT_RING_BYTES, bell = 'port', bellWhenIdleOnly = true, messaging } = {}) {
+  constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'callback', ringBytes = DEFAULT_RING_BYTES, bell = 'port', bellWhenIdleOnly = true, messaging } = {}) {
     if (typeof application !== 'string' || application === '') throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
     if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
     checkTimeout(timeoutMs)
-    if (!Number.isInteger(maxPayloadBytes) || maxPayloadBytes < 1) throw new InvalidOptionError(`maxPayloadBytes must be a positive integer, not ${JSON.stringify(maxPayloadBytes)}`)
-    if (flush !== 'microtask' && flush !== 'immediate') throw new InvalidOptionError(`flush must be 'microtask' or 'immediate', not ${JSON.stringify(flush)}`)
+    checkCommonOptions({ maxPayloadBytes, flush, messaging }, 'send')
     if (bell !== 'port' && bell !== 'wait-async') throw new InvalidOptionError(`bell must be 'port' or 'wait-async', not ${JSON.stringify(bell)}`)
+    if (typeof bellWhenIdleOnly !== 'boolean') throw new InvalidOptionError(`bellWhenIdleOnly must be true or false, not ${JSON.stringify(bellWhenIdleOnly)}`)
     if (kind === 'shm') checkRingBytes(ringBytes) // early: the rings themselves are made per channel
     this.#application = application
     this.#kind = kind
     this.#codec = CODECS[kind]
     this.#timeoutMs = timeoutMs
     this.#maxPayloadBytes = maxPayloadBytes
-    this.#flush = flush
+    this.#flush = flushOption(flush)
     this.#ringBytes = ringBytes
     this.#bell = bell
     this.#idleFlag = bellWhenIdleOnly !== false
@@ -170,7 +187,7 @@ export class ChannelClient {
   }
 
   /**
-   * @param {import('./port-link.js').Link} link
+   * @param {import('./port-end.js').ChannelEnd} link
    * @param {Pending} entry
    */
   #send (link, entry) {
@@ -203,7 +220,7 @@ export class ChannelClient {
 
   async #openPort () {
     const port = await openPort(this.#application, 'port', { messaging: this.#messaging ?? wattMessaging(), meta: { maxPayloadBytes: this.#maxPayloadBytes } })
-    return portLink(port, this.#flush)
+    return portEnd(port, this.#flush)
   }
 
   async #openShm () {
@@ -211,11 +228,11 @@ export class ChannelClient {
     const answers = createRing(this.#ringBytes)
     const meta = { requests, answers, bell: this.#bell, idleFlag: this.#idleFlag, maxPayloadBytes: this.#maxPayloadBytes }
     const port = await openPort(this.#application, 'shm', { messaging: this.#messaging ?? wattMessaging(), meta })
-    return shmLink(port, { inbound: answers, outbound: requests, maxMessageBytes: this.#maxPayloadBytes + MESSAGE_SLACK, flush: this.#flush, bell: this.#bell, idleFlag: this.#idleFlag })
+    return shmEnd(port, { inbound: answers, outbound: requests, maxMessageBytes: this.#maxPayloadBytes + MESSAGE_SLACK, flush: this.#flush, bell: this.#bell, idleFlag: this.#idleFlag })
   }
 
   /**
-   * @param {import('./port-link.js').Link} link
+   * @param {import('./port-end.js').ChannelEnd} link
    * @param {unknown} frames
    */
   #receive (link, frames) {
@@ -238,7 +255,7 @@ export class ChannelClient {
   }
 
   /**
-   * @param {import('./port-link.js').Link} link
+   * @param {import('./port-end.js').ChannelEnd} link
    * @param {string} reason
    */
   #broken (link, reason) {
@@ -248,7 +265,7 @@ export class ChannelClient {
 
   /**
    * The channel is gone: every call on it fails now; the next call reopens.
-   * @param {import('./port-link.js').Link} link
+   * @param {import('./port-end.js').ChannelEnd} link
    * @param {import('./errors.js').ChannelErrorCode} code
    * @param {string} reason
    */

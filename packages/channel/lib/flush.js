@@ -1,17 +1,35 @@
 // @ts-check
-// Collects frames written during one turn and sends them as one message.
-// 'microtask' flushes at the end of the current macrotask (every call or answer
-// made in one callback travels together); 'immediate' waits for the check phase,
-// which also merges the frames of several callbacks of one event-loop turn (e.g.
-// several HTTP requests parsed in one poll) at the price of a little latency.
-import { STRIDE } from './frames.js'
+// When what one side writes leaves, for every channel of the package (one vocabulary):
+// 'callback' at the end of the current callback (a microtask: a lone call costs no extra
+// turn); 'turn' at the end of the event-loop turn (setImmediate: the frames of several
+// callbacks, e.g. the requests parsed in one poll, leave together, for a little latency).
+// The message channels default to 'callback', the HTTP wires to 'turn' (D-one-post-per-turn).
+import { InvalidOptionError } from './errors.js'
 
-/** @typedef {'microtask' | 'immediate'} FlushMode */
+/** @typedef {'callback' | 'turn'} Flush */
+/** @typedef {Flush | 'microtask' | 'immediate'} FlushMode  'microtask' and 'immediate': the 0.2 names of 'callback' and 'turn' */
+
+/**
+ * A flush option, checked, in the one vocabulary.
+ * @param {unknown} flush
+ * @returns {Flush}
+ */
+export function flushOption (flush) {
+  if (flush === 'callback' || flush === 'microtask') return 'callback'
+  if (flush === 'turn' || flush === 'immediate') return 'turn'
+  throw new InvalidOptionError(`flush must be 'callback' or 'turn', not ${JSON.stringify(flush)}`)
+}
+
+/** @param {Flush} flush */
+export const scheduler = (flush) => flush === 'turn' ? setImmediate : queueMicrotask
+
+/** The flush a handshake's meta asks for: 'callback' only when named, else 'turn'. @param {unknown} meta @returns {Flush} */
+export const flushOf = (meta) => (/** @type {{ flush?: unknown }} */ (meta)?.flush === 'callback' ? 'callback' : 'turn')
 
 export class Outbox {
   /**
    * @param {(frames: unknown[]) => void} send
-   * @param {FlushMode} mode
+   * @param {Flush} mode
    */
   constructor (send, mode) {
     /** @type {unknown[]} */
@@ -19,7 +37,7 @@ export class Outbox {
     this.scheduled = false
     this.corked = false
     this.send = send
-    this.schedule = mode === 'immediate' ? setImmediate : queueMicrotask
+    this.schedule = scheduler(mode)
     this.flush = () => {
       this.scheduled = false
       const frames = this.frames
@@ -58,11 +76,6 @@ export class Outbox {
       this.scheduled = true
       this.schedule(this.flush)
     }
-  }
-
-  /** Frames currently waiting (for tests and diagnostics). */
-  get size () {
-    return this.frames.length / STRIDE
   }
 
   clear () {

@@ -4,12 +4,13 @@
 // payload and `{ signal }`, aborted when the caller cancels or its deadline passes.
 import { CODECS } from './codecs.js'
 import { ChannelError, CODES, InvalidOptionError } from './errors.js'
-import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, STRIDE } from './frames.js'
+import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, STRIDE } from './batch.js'
+import { flushOption } from './flush.js'
 import { acceptPorts, wattMessaging } from './handshake.js'
-import { portLink } from './port-link.js'
-import { MESSAGE_SLACK, shmLink } from './shm/link.js'
+import { portEnd } from './port-end.js'
+import { MESSAGE_SLACK, shmEnd } from './shm/end.js'
 import { isRing } from './shm/ring.js'
-import { DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './client.js'
+import { checkCommonOptions, DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './client.js'
 
 /** A caller cannot make the callee accept messages larger than this, whatever it asks. */
 const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
@@ -20,42 +21,46 @@ const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
  * @property {import('./client.js').Kind[]} [kinds] the kinds to accept (all)
  * @property {number} [maxPayloadBytes] largest answer this side sends (8 MiB; the caller's own limit applies too)
- * @property {import('./flush.js').FlushMode} [flush] when a turn's answers leave ('microtask')
+ * @property {import('./flush.js').FlushMode} [flush] when answers leave: 'callback' (default) or 'turn' (flush.js)
  */
 
 /**
  * @param {Record<string, Handler>} handlers
  * @param {ServeOptions} [options]
  */
-export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'microtask' } = {}) {
+export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush: flushMode = 'callback' } = {}) {
+  if (handlers === null || typeof handlers !== 'object') throw new InvalidOptionError('handlers must be an object of functions by name')
+  if (!Array.isArray(kinds) || kinds.length === 0) throw new InvalidOptionError(`kinds must be a non-empty array of ${KINDS.join(', ')}`)
+  checkCommonOptions({ maxPayloadBytes, flush: flushMode, messaging }, 'handle')
+  const flush = flushOption(flushMode)
   /** @type {Map<string, Handler>} */
   const byName = new Map()
-  for (const [name, handler] of Object.entries(handlers ?? {})) {
+  for (const [name, handler] of Object.entries(handlers)) {
     if (typeof handler !== 'function') throw new InvalidOptionError(`handler ${name} must be a function`)
     byName.set(name, handler)
   }
   for (const kind of kinds) if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
-  /** @type {Set<Session>} */
-  const sessions = new Set()
+  /** @type {Set<ServedChannel>} */
+  const channels = new Set()
   const api = messaging ?? wattMessaging()
   for (const kind of kinds) {
     acceptPorts(kind, (port, meta) => {
-      const session = new Session(byName, sessions, kind === 'port' ? openPortSession(port, meta, flush) : openShmSession(port, meta, flush), kind, Math.min(maxPayloadBytes, callerLimit(meta)))
-      sessions.add(session)
+      const channel = new ServedChannel(byName, channels, kind === 'port' ? portEnd(port, flush) : openShmEnd(port, meta, flush), kind, Math.min(maxPayloadBytes, callerLimit(meta)))
+      channels.add(channel)
     }, { messaging: api })
   }
   return {
     /** Channels open right now. */
-    get channels () { return sessions.size },
+    get channels () { return channels.size },
     /** Handlers running right now. */
     get running () {
       let n = 0
-      for (const session of sessions) n += session.running.size
+      for (const channel of channels) n += channel.running.size
       return n
     },
     /** Closes every open channel (callers see WATT_CHANNEL_CLOSED); new ones are still accepted. */
     closeChannels () {
-      for (const session of [...sessions]) session.end()
+      for (const channel of [...channels]) channel.end()
     }
   }
 }
@@ -69,24 +74,15 @@ function callerLimit (meta) {
 /**
  * @param {import('node:worker_threads').MessagePort} port
  * @param {unknown} meta
- * @param {import('./flush.js').FlushMode} flush
+ * @param {import('./flush.js').Flush} flush
  */
-function openPortSession (port, meta, flush) {
-  return portLink(port, flush)
-}
-
-/**
- * @param {import('node:worker_threads').MessagePort} port
- * @param {unknown} meta
- * @param {import('./flush.js').FlushMode} flush
- */
-function openShmSession (port, meta, flush) {
+function openShmEnd (port, meta, flush) {
   const { requests, answers, bell, idleFlag } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */ (meta ?? {})
   if (!isRing(requests) || !isRing(answers)) {
     port.close()
     throw new ChannelError('', CODES.PROTOCOL, 'shm handshake without two rings')
   }
-  return shmLink(port, {
+  return shmEnd(port, {
     inbound: requests,
     outbound: answers,
     maxMessageBytes: callerLimit(meta) + MESSAGE_SLACK,
@@ -96,17 +92,17 @@ function openShmSession (port, meta, flush) {
   })
 }
 
-class Session {
+class ServedChannel {
   /**
    * @param {Map<string, Handler>} handlers
-   * @param {Set<Session>} sessions
-   * @param {import('./port-link.js').Link} link
+   * @param {Set<ServedChannel>} channels
+   * @param {import('./port-end.js').ChannelEnd} link
    * @param {string} kind
    * @param {number} maxAnswerBytes
    */
-  constructor (handlers, sessions, link, kind, maxAnswerBytes) {
+  constructor (handlers, channels, link, kind, maxAnswerBytes) {
     this.handlers = handlers
-    this.sessions = sessions
+    this.channels = channels
     this.link = link
     this.codec = CODECS[/** @type {'port' | 'shm'} */ (kind)]
     this.maxAnswerBytes = maxAnswerBytes
@@ -211,7 +207,7 @@ class Session {
   end () {
     if (this.ended) return
     this.ended = true
-    this.sessions.delete(this)
+    this.channels.delete(this)
     for (const controller of this.running.values()) controller.abort(new ChannelError('caller', CODES.CLOSED, 'the channel closed'))
     this.running.clear()
     // Close after pending answers of this turn had their chance to leave.

@@ -12,9 +12,8 @@
 // records need no bell. The reader frees space as it reads and rings the writer
 // back only if the writer said it waits for space (WAITING flag).
 import { CODES } from '../errors.js'
-import { FAIL, OK } from '../frames.js'
+import { FAIL, OK } from '../batch.js'
 import { Outbox } from '../flush.js'
-import { shmCodec } from '../codecs.js'
 import { IDLE, RingReader, RingWriter, SEQ, WAITING } from './ring.js'
 
 /** @typedef {'port' | 'wait-async'} BellKind */
@@ -27,10 +26,10 @@ export const MESSAGE_SLACK = 4 * BATCH_CHARS
 
 /**
  * @param {import('node:worker_threads').MessagePort} port
- * @param {{ inbound: SharedArrayBuffer, outbound: SharedArrayBuffer, maxMessageBytes: number, flush: import('../flush.js').FlushMode, bell: BellKind, idleFlag?: boolean }} options
- * @returns {import('../port-link.js').Link}
+ * @param {{ inbound: SharedArrayBuffer, outbound: SharedArrayBuffer, maxMessageBytes: number, flush: import('../flush.js').Flush, bell: BellKind, idleFlag?: boolean }} options
+ * @returns {import('../port-end.js').ChannelEnd}
  */
-export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell, idleFlag = true }) {
+export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell, idleFlag = true }) {
   const reader = new RingReader(inbound, maxMessageBytes)
   const writer = new RingWriter(outbound)
   const inHeader = reader.header
@@ -128,8 +127,6 @@ export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell
   }
 
   return {
-    encode: shmCodec.encode,
-    exceeds: shmCodec.exceeds,
     push: (op, id, a, b) => outbox.push(op, id, a, b),
     cork: () => outbox.cork(),
     uncork: () => outbox.uncork(),
@@ -146,7 +143,6 @@ export function shmLink (port, { inbound, outbound, maxMessageBytes, flush, bell
       if (bell === 'wait-async') waitLoop()
       else onBell() // records written before we listened
     },
-    close,
-    queued: () => outbox.size
+    close
   }
 }

@@ -1,31 +1,27 @@
 // @ts-check
-// The `port` kind: frames travel as one structured-cloned flat array per turn over
+// The `port` kind: records travel as one structured-cloned flat array per turn over
 // a dedicated MessagePort. Payloads are posted as they are; never a pooled Node
 // Buffer, whose clone would copy its whole 64 KiB slab (the caller copies those).
 import { CODES } from './errors.js'
 import { Outbox } from './flush.js'
-import { portCodec } from './codecs.js'
 
 /**
- * What a channel end needs from a kind: encode a value for a frame, tell whether
- * an encoded value is too large, queue frames, deliver batches, report closing.
- * @typedef {object} Link
- * @property {(value: unknown) => unknown} encode throws a TypeError for a value this kind cannot carry
- * @property {(encoded: unknown, max: number) => boolean} exceeds
+ * One end of a message channel, whatever its kind: queue records, deliver batches, report
+ * closing (how a kind encodes and measures payloads is its codec, codecs.js).
+ * @typedef {object} ChannelEnd
  * @property {(op: number, id: number, a: unknown, b: unknown) => void} push
  * @property {() => void} cork hold the flush (see Outbox.cork)
  * @property {() => void} uncork
  * @property {(onFrames: (frames: unknown) => void, onClose: (code: import('./errors.js').ChannelErrorCode, reason: string) => void, onUnsendable?: (op: number, id: number, err: Error) => void) => void} start
  * @property {() => void} close
- * @property {() => number} queued frames waiting for this turn's flush
  */
 
 /**
  * @param {import('node:worker_threads').MessagePort} port
- * @param {import('./flush.js').FlushMode} mode
- * @returns {Link}
+ * @param {import('./flush.js').Flush} mode
+ * @returns {ChannelEnd}
  */
-export function portLink (port, mode) {
+export function portEnd (port, mode) {
   let closed = false
   /** @type {(op: number, id: number, err: Error) => void} */
   let unsendable = () => {}
@@ -47,8 +43,6 @@ export function portLink (port, mode) {
     }
   }, mode)
   return {
-    encode: portCodec.encode,
-    exceeds: portCodec.exceeds,
     push: (op, id, a, b) => outbox.push(op, id, a, b),
     cork: () => outbox.cork(),
     uncork: () => outbox.uncork(),
@@ -66,7 +60,6 @@ export function portLink (port, mode) {
       closed = true
       outbox.clear()
       port.close()
-    },
-    queued: () => outbox.size
+    }
   }
 }
