@@ -92,25 +92,38 @@ export async function openPort (application, kind, options = {}) {
  *   timeoutMs: how long to wait for the answer (default HANDSHAKE_TIMEOUT_MS)
  * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, unknown> }>}
  */
-export async function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [], timeoutMs = HANDSHAKE_TIMEOUT_MS } = {}) {
+export function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [], timeoutMs = HANDSHAKE_TIMEOUT_MS } = {}) {
+  return handshake(application, kind, { timeoutMs, where: '' }, (port) =>
+    messaging.send(application, HANDSHAKE_PREFIX + kind, { port, meta }, { transferList: [port, ...transfer] }))
+}
+
+/**
+ * One handshake, however it is carried: `send` hands the callee its end of a new channel
+ * and resolves with the answer. Rejects with UNREACHABLE naming the application (the cause
+ * says why: a timeout, a refusal with its code, a wrong answer); our end is closed then.
+ * @param {string} application
+ * @param {string} kind
+ * @param {{ timeoutMs: number, where: string }} options  where: which worker, for the message ('' for any)
+ * @param {(port: import('node:worker_threads').MessagePort) => Promise<unknown>} send
+ * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, any> }>}
+ */
+export async function handshake (application, kind, { timeoutMs, where }, send) {
   const { port1, port2 } = new MessageChannel()
-  /** @type {Record<string, unknown> | undefined} */
-  let answer
   /** @type {NodeJS.Timeout | undefined} */
   let timer
   try {
-    const sent = messaging.send(application, HANDSHAKE_PREFIX + kind, { port: port2, meta }, { transferList: [port2, ...transfer] })
+    const sent = send(port2)
     sent.catch(() => {}) // an answer after the timeout finds port1 closed, and so does the callee
     const timedOut = new Promise((resolve, reject) => {
       timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `no answer within ${timeoutMs} ms`)), timeoutMs)
     })
-    answer = /** @type {Record<string, unknown> | undefined} */ (await Promise.race([sent, timedOut]))
+    const answer = /** @type {Record<string, any> | undefined} */ (await Promise.race([sent, timedOut]))
     if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
+    return { port: port1, answer }
   } catch (err) {
     port1.close()
-    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel: ${/** @type {Error} */ (err).message}`, { cause: err })
+    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel${where}: ${/** @type {Error} */ (err).message}`, { cause: err })
   } finally {
     clearTimeout(timer)
   }
-  return { port: port1, answer }
 }

@@ -8,24 +8,16 @@
 import { configuredApplications, workerApplicationId } from '../watt/globals.js'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
-import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
+import { ChannelError, CODES } from '../errors.js'
 import { OldApiView, poolHandler } from './pool-handler.js'
+import { meshPortOptions } from './options.js'
 import { ApplicationRoute } from './route.js'
 import { checkSupport, standAside } from './support.js'
 import { WorkerDirectory } from './workers.js'
 
 const MESH_DOMAIN = '.plt.local'
 
-/**
- * @typedef {object} MeshPortOptions
- * @property {number} [connections]  http-port connections per target worker (the calls in flight to it); default 32
- * @property {number} [window]       flow-control window per connection and direction, bytes
- * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  other undici Pool options (timeouts, keep-alive)
- * @property {string[]} [exclude]    applications always left to the mesh
- * @property {boolean} [retry]        send a GET, HEAD or OPTIONS without a body whose worker died before answering to another worker, once; default true
- * @property {'http' | 'frames'} [wire]  'http' (default): HTTP/1.1 bytes over each link; 'frames' (experimental): requests as structured frames (frames/), those it cannot carry over HTTP
- * @property {'turn' | 'callback'} [flush]  'turn' (default): a turn's frames leave in one message; 'callback': at the end of each callback, which lets threads overlap at low concurrency for more CPU per call
- */
+/** @typedef {import('./options.js').MeshPortOptions} MeshPortOptions */
 
 /** @type {Map<string, ApplicationRoute>} */
 const routes = new Map()
@@ -38,14 +30,10 @@ let directory = null
  * @returns {import('undici').Dispatcher.DispatcherComposeInterceptor}
  */
 export default function createMeshPortInterceptor (options = {}) {
+  // checked first: a bad config is reported on every Watt, supported or not
+  const { connections, window, pool, exclude, retry, wire, flush } = meshPortOptions(options)
   const support = checkSupport()
   if (!support.supported) return standAside(support, workerLog())
-  const { connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'turn' } = options ?? {}
-  if (wire !== 'http' && wire !== 'frames') throw new InvalidOptionError(`mesh-port: "wire" must be "http" or "frames", not ${JSON.stringify(wire)}`)
-  if (flush !== 'turn' && flush !== 'callback') throw new InvalidOptionError(`mesh-port: "flush" must be "turn" or "callback", not ${JSON.stringify(flush)}`)
-  if (!Number.isInteger(connections) || connections < 1) throw new InvalidOptionError(`mesh-port: "connections" must be a positive integer, not ${JSON.stringify(connections)}`)
-  if (!Array.isArray(exclude)) throw new InvalidOptionError('mesh-port: "exclude" must be an array of application ids')
-  if (typeof retry !== 'boolean') throw new InvalidOptionError(`mesh-port: "retry" must be true or false, not ${JSON.stringify(retry)}`)
   const log = workerLog()
   installCallee({ window, log })
 

@@ -43,17 +43,10 @@ let registered = false
  * @returns {Tally}
  */
 export function tally (target, path, worker, wire) {
-  if (!registered) registered = register()
   /** @type {Record<string, string>} */
   const labels = { target, path, targetWorker: worker === null ? '' : String(worker) }
   if (wire !== undefined) labels.wire = wire
-  const key = `${target}\n${path}\n${labels.targetWorker}\n${wire ?? ''}`
-  let entry = entries.get(key)
-  if (!entry) {
-    entry = { count: 0, reported: 0, labels }
-    entries.set(key, entry)
-  }
-  return entry
+  return entryOf(entries, labels)
 }
 
 /**
@@ -63,12 +56,21 @@ export function tally (target, path, worker, wire) {
  * @returns {Tally}
  */
 export function retryTally (target, reason) {
+  return entryOf(retries, { target, reason })
+}
+
+/**
+ * The one entry of `tallies` for a label set, made on first use.
+ * @param {Map<string, TallyEntry>} tallies
+ * @param {Record<string, string>} labels
+ */
+function entryOf (tallies, labels) {
   if (!registered) registered = register()
-  const key = `${target}\n${reason}`
-  let entry = retries.get(key)
+  const key = Object.values(labels).join('\n')
+  let entry = tallies.get(key)
   if (!entry) {
-    entry = { count: 0, reported: 0, labels: { target, reason } }
-    retries.set(key, entry)
+    entry = { count: 0, reported: 0, labels }
+    tallies.set(key, entry)
   }
   return entry
 }

@@ -7,9 +7,8 @@
 // internally (watt/itc.js workerChannel), and the one request is sent on it in
 // messaging's own format (watt/itc.js itcRequest, itcResponse).
 import { randomUUID } from 'node:crypto'
-import { MessageChannel } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
-import { HANDSHAKE_PREFIX } from '../handshake.js'
+import { handshake, HANDSHAKE_PREFIX } from '../handshake.js'
 import { itc as wattItc } from '../watt/globals.js'
 import { itcRequest, itcResponse, workerChannel } from '../watt/itc.js'
 
@@ -29,26 +28,18 @@ export async function handshakeWorker ({ caller, application, worker, kind, meta
   } catch (err) {
     throw new ChannelError(application, CODES.UNREACHABLE, `no channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
   }
-  const { port1, port2 } = new MessageChannel()
-  const reqId = randomUUID()
   try {
-    const answer = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `worker ${worker} did not answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+    return await handshake(application, kind, { timeoutMs: TIMEOUT_MS, where: ` to worker ${worker}` }, (port) => new Promise((resolve, reject) => {
+      const reqId = randomUUID()
       channel.on('message', (/** @type {any} */ message) => {
         const response = itcResponse(message, reqId)
         if (response === null) return
-        clearTimeout(timer)
         if ('error' in response) reject(response.error)
         else resolve(response.data)
       })
-      channel.once('close', () => { clearTimeout(timer); reject(new ChannelError('', CODES.CLOSED, `worker ${worker} closed the channel`)) })
-      channel.postMessage(itcRequest(reqId, HANDSHAKE_PREFIX + kind, { port: port2, meta }), [port2])
-    })
-    if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
-    return { port: port1, answer }
-  } catch (err) {
-    port1.close()
-    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel to worker ${worker}: ${/** @type {Error} */ (err).message}`, { cause: err })
+      channel.once('close', () => reject(new ChannelError('', CODES.CLOSED, `worker ${worker} closed the channel`)))
+      channel.postMessage(itcRequest(reqId, HANDSHAKE_PREFIX + kind, { port, meta }), [port])
+    }))
   } finally {
     channel.close()
   }
