@@ -168,3 +168,9 @@ t.test('the heuristic flags measurement histories and passes ordinary comments',
   ].join('\n')
   t.same(linesWithFigures(commentLines(fixture)).map((comment) => comment.line), [4, 6, 7], 'the fixture\'s histories, by line')
 })
+
+t.test('the package ships the entries its code cites, as docs/decisions.md has them now', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const out = execFileSync(process.execPath, [join(root, 'scripts', 'channel-decisions.js'), '--check'], { encoding: 'utf8' })
+  t.match(out, /up to date/, 'npm run channel-decisions writes nothing new')
+})
