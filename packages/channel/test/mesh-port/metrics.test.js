@@ -6,7 +6,7 @@ import { test } from 'tap'
 
 const registry = new promClient.Registry()
 Object.assign(globalThis, { platformatic: { prometheus: { client: promClient, registry } } })
-const { REQUESTS_METRIC, tally } = await import('../../packages/channel/lib/mesh-port/metrics.js')
+const { REQUESTS_METRIC, tally } = await import('../../lib/mesh-port/metrics.js')
 
 /** @returns {Promise<Record<string, number>>} 'target path worker' → value */
 async function read () {

@@ -4,7 +4,7 @@
 // new API. Either way the link counts the call in flight until it settles, once.
 import { createRequire } from 'node:module'
 import { test } from 'tap'
-import { poolHandler } from '../../packages/channel/lib/mesh-port/pool-handler.js'
+import { poolHandler } from '../../lib/mesh-port/pool-handler.js'
 
 const require = createRequire(import.meta.url)
 const WrapHandler = require('undici/lib/handler/wrap-handler.js')

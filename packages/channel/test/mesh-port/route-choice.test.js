@@ -7,8 +7,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { test } from 'tap'
 import {
   ApplicationRoute, HOLD_MS, HOLD_SLACK, MODES, SPREAD, STALL_MS
-} from '../../packages/channel/lib/mesh-port/route.js'
-import { refusal } from '../../packages/channel/lib/mesh-port/refusal.js'
+} from '../../lib/mesh-port/route.js'
+import { refusal } from '../../lib/mesh-port/refusal.js'
 
 /**
  * A route with fake links: only what next(), drop() and retire() touch.

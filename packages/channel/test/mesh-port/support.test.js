@@ -4,10 +4,10 @@
 import t from 'tap'
 import { EventEmitter, once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { PROJECT_ROOT } from '../../bench/lib/paths.js'
-import createMeshPortInterceptor from '../../packages/channel/lib/mesh-port/index.js'
-import { OLDEST_SUPPORTED, runtimeVersion, standAside, supportOf } from '../../packages/channel/lib/mesh-port/support.js'
+import { dirname, join } from 'node:path'
+import { createRequire } from 'node:module'
+import createMeshPortInterceptor from '../../lib/mesh-port/index.js'
+import { OLDEST_SUPPORTED, runtimeVersion, standAside, supportOf } from '../../lib/mesh-port/support.js'
 
 const WORKER = { config: { applications: [{ id: 'front' }, { id: 'catalog' }] }, applicationConfig: { id: 'front' }, worker: { index: 0 } }
 const PLATFORMATIC = { events: new EventEmitter() }
@@ -58,9 +58,11 @@ t.test('the factory stands aside outside a Watt worker (here: the main thread)',
 t.test('the running runtime\'s version, from the worker file Watt starts', async (t) => {
   const argv = process.argv[1]
   t.teardown(() => { process.argv[1] = argv })
-  process.argv[1] = join(PROJECT_ROOT, 'node_modules', '@platformatic', 'runtime', 'lib', 'worker', 'main.js')
-  const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules', '@platformatic', 'runtime', 'package.json'), 'utf8'))
+  // the Watt the workspace installs (the lab's): its worker file, as Watt starts it
+  const manifest = createRequire(import.meta.url).resolve('@platformatic/runtime/package.json')
+  process.argv[1] = join(dirname(manifest), 'lib', 'worker', 'main.js')
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8'))
   t.equal(runtimeVersion(), version, 'read from @platformatic/runtime\'s package.json')
-  process.argv[1] = join(PROJECT_ROOT, 'test', 'mesh-port', 'support.test.js')
+  process.argv[1] = import.meta.filename
   t.equal(runtimeVersion(), null, 'not started by Watt: unknown (no workerData here to resolve from)')
 })
