@@ -5,66 +5,17 @@
 import { CODECS } from './codecs.js'
 import { ChannelError, CODES, InvalidOptionError } from './errors.js'
 import { CALL, CANCEL, ERR, FAIL, isBatch, isId, OK, REMOTE_CODES, STRIDE } from './batch.js'
-import { DeadlineTimer } from './deadlines.js'
-import { flushOption } from './flush.js'
-import { openPort, wattMessaging } from './handshake.js'
-import { portEnd } from './port-end.js'
-import { MESSAGE_SLACK, shmEnd } from './shm/end.js'
-import { checkRingBytes, createRing } from './shm/ring.js'
+import { openChannel } from './open-channel.js'
+import { connectSettings, timeoutProblem } from './options.js'
+import { PendingCalls } from './pending-calls.js'
 
-export const KINDS = /** @type {const} */ (['port', 'shm'])
-/** @typedef {typeof KINDS[number]} Kind */
-
-export const DEFAULT_TIMEOUT_MS = 30_000
-export const DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
-export const DEFAULT_RING_BYTES = 256 * 1024
 const MAX_NAME_LENGTH = 256
 
-/**
- * @typedef {object} ConnectOptions
- * @property {Kind} [kind] 'port' (default) or 'shm'
- * @property {number} [timeoutMs] default per-call deadline (30 s)
- * @property {number} [maxPayloadBytes] largest payload, each way (8 MiB)
- * @property {import('./flush.js').FlushMode} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
- * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
- * @property {import('./shm/end.js').BellKind} [bell] shm: the wake-up ('port')
- * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
- * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
- */
-
-/**
- * @typedef {object} Pending
- * @property {number} id
- * @property {(value: unknown) => void} resolve
- * @property {(err: Error) => void} reject
- * @property {number} deadline
- * @property {number} timeoutMs
- * @property {AbortSignal | undefined} signal
- * @property {(() => void) | undefined} onAbort
- * @property {string} name
- * @property {unknown} payload encoded, kept only until sent
- * @property {boolean} sent
- */
-
-/**
- * The options a client and a server share, checked.
- * @param {{ maxPayloadBytes: unknown, flush: unknown, messaging: unknown }} options
- * @param {'send' | 'handle'} uses  what this side calls on messaging
- */
-export function checkCommonOptions ({ maxPayloadBytes, flush, messaging }, uses) {
-  if (!Number.isSafeInteger(maxPayloadBytes) || /** @type {number} */ (maxPayloadBytes) < 1) {
-    throw new InvalidOptionError(`maxPayloadBytes must be a positive integer, not ${JSON.stringify(maxPayloadBytes)}`)
-  }
-  flushOption(flush)
-  const m = /** @type {any} */ (messaging)
-  if (m !== undefined && typeof m?.[uses] !== 'function') {
-    throw new InvalidOptionError(`messaging must have ${uses === 'send' ? 'send(application, name, data, options)' : 'handle(name, handler)'}`)
-  }
-}
+/** @typedef {import('./pending-calls.js').Pending} Pending */
 
 /**
  * @param {string} application
- * @param {ConnectOptions} [options]
+ * @param {import('./options.js').ConnectOptions} [options]
  */
 export function connect (application, options) {
   return new ChannelClient(application, options)
@@ -72,64 +23,45 @@ export function connect (application, options) {
 
 export class ChannelClient {
   #application
+  /** @type {import('./options.js').ConnectSettings} */
+  #settings
   #kind
   #timeoutMs
   #maxPayloadBytes
-  #flush
-  #ringBytes
-  #bell
-  #idleFlag
-  /** @type {import('./handshake.js').Messaging | undefined} */
-  #messaging
-  /** @type {Map<number, Pending>} */
-  #pending = new Map()
+  #calls = new PendingCalls((entry) => this.#timedOut(entry))
   /** @type {import('./port-end.js').ChannelEnd | null} */
   #link = null
   /** @type {Promise<void> | null} */
   #opening = null
   /** @type {Pending[]} */
   #unsent = []
-  #nextId = 0
   #closed = false
-  #deadlines
   #codec
 
   /**
    * @param {string} application
-   * @param {ConnectOptions} [options]
+   * @param {import('./options.js').ConnectOptions} [options]
    */
-  constructor (application, { kind = 'port', timeoutMs = DEFAULT_TIMEOUT_MS, maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush = 'callback', ringBytes = DEFAULT_RING_BYTES, bell = 'port', bellWhenIdleOnly = true, messaging } = {}) {
-    if (typeof application !== 'string' || application === '') throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
-    if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
-    checkTimeout(timeoutMs)
-    checkCommonOptions({ maxPayloadBytes, flush, messaging }, 'send')
-    if (bell !== 'port' && bell !== 'wait-async') throw new InvalidOptionError(`bell must be 'port' or 'wait-async', not ${JSON.stringify(bell)}`)
-    if (typeof bellWhenIdleOnly !== 'boolean') throw new InvalidOptionError(`bellWhenIdleOnly must be true or false, not ${JSON.stringify(bellWhenIdleOnly)}`)
-    if (kind === 'shm') checkRingBytes(ringBytes) // early: the rings themselves are made per channel
+  constructor (application, options) {
+    const settings = connectSettings(application, options)
     this.#application = application
-    this.#kind = kind
-    this.#codec = CODECS[kind]
-    this.#timeoutMs = timeoutMs
-    this.#maxPayloadBytes = maxPayloadBytes
-    this.#flush = flushOption(flush)
-    this.#ringBytes = ringBytes
-    this.#bell = bell
-    this.#idleFlag = bellWhenIdleOnly !== false
-    this.#messaging = messaging
-    this.#deadlines = new DeadlineTimer((now) => this.#expire(now))
+    this.#settings = settings
+    this.#kind = settings.kind
+    this.#codec = CODECS[settings.kind]
+    this.#timeoutMs = settings.timeoutMs
+    this.#maxPayloadBytes = settings.maxPayloadBytes
   }
 
   get application () { return this.#application }
   get kind () { return this.#kind }
   /** Calls waiting for an answer (for diagnostics and leak checks). */
-  get pending () { return this.#pending.size }
+  get pending () { return this.#calls.size }
   /** Whether a channel is open right now (it opens on the first call). */
   get connected () { return this.#link !== null }
 
   /**
-   * Calls handler `name` of the application with `payload`.
-   * Rejects with a ChannelError naming the application, its code from the catalog
-   * (errors.js): TIMEOUT, ABORTED, CLOSED, UNREACHABLE, PROTOCOL, TOO_LARGE,
+   * Calls handler `name` of the application with `payload`. Rejects with a ChannelError naming the
+   * application, its code from errors.js: TIMEOUT, ABORTED, CLOSED, UNREACHABLE, PROTOCOL, TOO_LARGE,
    * BAD_PAYLOAD, UNKNOWN_HANDLER or REMOTE (the handler threw; its message is kept).
    * @param {string} name
    * @param {unknown} [payload]
@@ -146,14 +78,12 @@ export class ChannelClient {
       try {
         encoded = this.#codec.encode(payload)
       } catch (err) {
-        return reject(this.#error(CODES.BAD_PAYLOAD, `payload cannot be sent over ${this.#kind}: ${/** @type {Error} */ (err).message}`, err))
+        return reject(this.#unsendable(/** @type {Error} */ (err)))
       }
-      if (this.#codec.exceeds(encoded, this.#maxPayloadBytes)) return reject(this.#error(CODES.TOO_LARGE, `payload larger than ${this.#maxPayloadBytes} bytes`))
-      this.#nextId = this.#nextId >= 0x7fffffff ? 1 : this.#nextId + 1
-      /** @type {Pending} */
-      const entry = { id: this.#nextId, resolve, reject, deadline: performance.now() + timeoutMs, timeoutMs, signal, onAbort: undefined, name, payload: encoded, sent: false }
-      this.#pending.set(entry.id, entry)
-      this.#deadlines.arm(entry.deadline)
+      if (this.#codec.exceeds(encoded, this.#maxPayloadBytes)) {
+        return reject(this.#error(CODES.TOO_LARGE, `payload larger than ${this.#maxPayloadBytes} bytes`))
+      }
+      const entry = this.#calls.add(name, encoded, timeoutMs, signal, resolve, reject)
       if (signal) {
         entry.onAbort = () => this.#cancel(entry, this.#error(CODES.ABORTED, `call ${name} aborted`, signal.reason))
         signal.addEventListener('abort', entry.onAbort, { once: true })
@@ -180,8 +110,11 @@ export class ChannelClient {
    */
   #refuse (name, timeoutMs, signal) {
     if (this.#closed) return this.#error(CODES.CLOSED, 'the client was closed')
-    if (typeof name !== 'string' || name === '' || name.length > MAX_NAME_LENGTH) return new InvalidOptionError(`handler name must be a string of 1 to ${MAX_NAME_LENGTH} characters`)
-    if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) return new InvalidOptionError(`timeoutMs must be a positive number of milliseconds (at most 2^31 - 1), not ${timeoutMs}`)
+    if (typeof name !== 'string' || name === '' || name.length > MAX_NAME_LENGTH) {
+      return new InvalidOptionError(`handler name must be a string of 1 to ${MAX_NAME_LENGTH} characters`)
+    }
+    const badTimeout = timeoutProblem(timeoutMs)
+    if (badTimeout) return badTimeout
     if (signal?.aborted) return this.#error(CODES.ABORTED, `call ${name} aborted`, signal.reason)
     return null
   }
@@ -198,37 +131,26 @@ export class ChannelClient {
 
   #open () {
     if (this.#opening) return
-    const opened = this.#kind === 'port' ? this.#openPort() : this.#openShm()
-    this.#opening = opened.then((link) => {
+    this.#opening = openChannel(this.#application, this.#settings).then((link) => {
       this.#opening = null
       if (this.#closed) return link.close()
       this.#link = link
-      link.start((frames) => this.#receive(link, frames), (code, reason) => this.#lost(link, code, reason), (op, id, err) => {
-        const entry = this.#pending.get(id)
-        if (op === CALL && entry) this.#settle(entry)?.reject(this.#error(CODES.BAD_PAYLOAD, `payload cannot be sent over ${this.#kind}: ${err.message}`, err))
-      })
+      link.start(
+        (frames) => this.#receive(link, frames),
+        (code, reason) => this.#lost(link, code, reason),
+        (op, id, err) => {
+          const entry = this.#calls.get(id)
+          if (op === CALL && entry) this.#calls.settle(entry)?.reject(this.#unsendable(err))
+        })
       const unsent = this.#unsent
       this.#unsent = []
-      for (const entry of unsent) if (this.#pending.has(entry.id)) this.#send(link, entry)
+      for (const entry of unsent) if (this.#calls.has(entry.id)) this.#send(link, entry)
     }, (err) => {
       this.#opening = null
       const unsent = this.#unsent
       this.#unsent = []
-      for (const entry of unsent) this.#settle(entry)?.reject(err)
+      for (const entry of unsent) this.#calls.settle(entry)?.reject(err)
     })
-  }
-
-  async #openPort () {
-    const port = await openPort(this.#application, 'port', { messaging: this.#messaging ?? wattMessaging(), meta: { maxPayloadBytes: this.#maxPayloadBytes } })
-    return portEnd(port, this.#flush)
-  }
-
-  async #openShm () {
-    const requests = createRing(this.#ringBytes)
-    const answers = createRing(this.#ringBytes)
-    const meta = { requests, answers, bell: this.#bell, idleFlag: this.#idleFlag, maxPayloadBytes: this.#maxPayloadBytes }
-    const port = await openPort(this.#application, 'shm', { messaging: this.#messaging ?? wattMessaging(), meta })
-    return shmEnd(port, { inbound: answers, outbound: requests, maxMessageBytes: this.#maxPayloadBytes + MESSAGE_SLACK, flush: this.#flush, bell: this.#bell, idleFlag: this.#idleFlag })
   }
 
   /**
@@ -242,13 +164,16 @@ export class ChannelClient {
       const op = frames[i]
       const id = frames[i + 1]
       if (op === FAIL) return this.#broken(link, `reported a broken channel: ${String(frames[i + 2]).slice(0, 200)}`)
-      if ((op !== OK && op !== ERR) || !isId(id)) return this.#broken(link, `answered a malformed frame (op ${describe(op)}, id ${describe(id)})`)
-      const entry = this.#pending.get(id)
+      if ((op !== OK && op !== ERR) || !isId(id)) {
+        return this.#broken(link, `answered a malformed frame (op ${describe(op)}, id ${describe(id)})`)
+      }
+      const entry = this.#calls.get(id)
       if (!entry) continue // a late answer to a call that timed out or was aborted
-      this.#settle(entry)
+      this.#calls.settle(entry)
       if (op === OK) entry.resolve(frames[i + 2])
       else {
-        const code = REMOTE_CODES.has(/** @type {string} */ (frames[i + 2])) ? /** @type {import('./errors.js').ChannelErrorCode} */ (frames[i + 2]) : CODES.REMOTE
+        const named = /** @type {import('./errors.js').ChannelErrorCode} */ (frames[i + 2])
+        const code = REMOTE_CODES.has(named) ? named : CODES.REMOTE
         entry.reject(this.#error(code, `${entry.name}: ${String(frames[i + 3]).slice(0, 1000)}`))
       }
     }
@@ -272,10 +197,10 @@ export class ChannelClient {
   #lost (link, code, reason) {
     if (link !== this.#link) return
     this.#link = null
-    for (const entry of [...this.#pending.values()]) {
-      if (entry.sent) this.#settle(entry)?.reject(this.#error(code, reason))
+    for (const entry of this.#calls.list()) {
+      if (entry.sent) this.#calls.settle(entry)?.reject(this.#error(code, reason))
     }
-    if (this.#pending.size === 0) this.#deadlines.stop()
+    if (this.#calls.size === 0) this.#calls.stop()
   }
 
   /**
@@ -287,8 +212,8 @@ export class ChannelClient {
     this.#link = null
     link?.close()
     this.#unsent = []
-    for (const entry of [...this.#pending.values()]) this.#settle(entry)?.reject(this.#error(code, reason))
-    this.#deadlines.stop()
+    for (const entry of this.#calls.list()) this.#calls.settle(entry)?.reject(this.#error(code, reason))
+    this.#calls.stop()
   }
 
   /**
@@ -296,30 +221,19 @@ export class ChannelClient {
    * @param {ChannelError} err
    */
   #cancel (entry, err) {
-    if (!this.#settle(entry)) return
+    if (!this.#calls.settle(entry)) return
     if (entry.sent && this.#link) this.#link.push(CANCEL, entry.id, 0, 0)
     entry.reject(err)
   }
 
-  /** @param {number} now */
-  #expire (now) {
-    let next = Infinity
-    for (const entry of this.#pending.values()) {
-      if (entry.deadline <= now) this.#cancel(entry, this.#error(CODES.TIMEOUT, `${entry.name} did not answer within ${entry.timeoutMs} ms`))
-      else if (entry.deadline < next) next = entry.deadline
-    }
-    return next
+  /** @param {Pending} entry */
+  #timedOut (entry) {
+    this.#cancel(entry, this.#error(CODES.TIMEOUT, `${entry.name} did not answer within ${entry.timeoutMs} ms`))
   }
 
-  /**
-   * Removes a call from the books; returns it if it was still pending.
-   * @param {Pending} entry
-   */
-  #settle (entry) {
-    if (!this.#pending.delete(entry.id)) return null
-    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort)
-    if (this.#pending.size === 0) this.#deadlines.stop() // an idle client holds no timer (and no event loop)
-    return entry
+  /** @param {Error} err  why the codec could not encode a payload */
+  #unsendable (err) {
+    return this.#error(CODES.BAD_PAYLOAD, `payload cannot be sent over ${this.#kind}: ${err.message}`, err)
   }
 
   /**
@@ -337,9 +251,4 @@ function describe (value) {
   if (Array.isArray(value)) return `an array of ${value.length}`
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40))
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value)
-}
-
-/** @param {number} timeoutMs */
-function checkTimeout (timeoutMs) {
-  if (!(timeoutMs > 0 && timeoutMs <= 0x7fffffff)) throw new InvalidOptionError(`timeoutMs must be a positive number of milliseconds (at most 2^31 - 1), not ${timeoutMs}`)
 }

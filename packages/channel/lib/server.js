@@ -10,7 +10,7 @@ import { acceptPorts, wattMessaging } from './handshake.js'
 import { portEnd } from './port-end.js'
 import { MESSAGE_SLACK, shmEnd } from './shm/end.js'
 import { isRing } from './shm/ring.js'
-import { checkCommonOptions, DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './client.js'
+import { checkCommonOptions, checkKind, DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './options.js'
 
 /** A caller cannot make the callee accept messages larger than this, whatever it asks. */
 const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
@@ -19,7 +19,7 @@ const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
  * @typedef {(payload: any, context: { signal: AbortSignal }) => unknown} Handler
  * @typedef {object} ServeOptions
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
- * @property {import('./client.js').Kind[]} [kinds] the kinds to accept (all)
+ * @property {import('./options.js').Kind[]} [kinds] the kinds to accept (all)
  * @property {number} [maxPayloadBytes] largest answer this side sends (8 MiB; the caller's own limit applies too)
  * @property {import('./flush.js').FlushMode} [flush] when answers leave: 'callback' (default) or 'turn' (flush.js)
  */
@@ -39,7 +39,7 @@ export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadByte
     if (typeof handler !== 'function') throw new InvalidOptionError(`handler ${name} must be a function`)
     byName.set(name, handler)
   }
-  for (const kind of kinds) if (!KINDS.includes(kind)) throw new InvalidOptionError(`kind must be one of ${KINDS.join(', ')}, not ${JSON.stringify(kind)}`)
+  for (const kind of kinds) checkKind(kind)
   /** @type {Set<ServedChannel>} */
   const channels = new Set()
   const api = messaging ?? wattMessaging()
