@@ -1,21 +1,14 @@
 // @ts-check
-// One http-port connection: a Duplex shaped enough like a net.Socket that node:http's
-// server and undici's client run their real HTTP/1.1 on it. Its bytes travel as a stream
-// of a PortMux (../wire/), with the core's credit window. What differs between the
-// caller's end and the callee's is in caller-socket.js and callee-socket.js.
-import { Duplex } from 'node:stream'
+// One http-port connection, on which node:http's server and undici's client run their real HTTP/1.1: its
+// bytes travel as a stream of a PortMux (../wire/) with the core's credit window. The caller's and the
+// callee's ends differ in caller-socket.js and callee-socket.js; net.Socket's face is socket-face.js.
 import { ChannelError, CODES } from '../errors.js'
 import { receiveBytes, sendChunks } from '../wire/data.js'
 import { DEFAULT_WINDOW, FIN, FRAME_BYTES, RESET } from '../wire/signals.js'
 import { StreamWindow } from '../wire/window.js'
+import { SocketFace } from './socket-face.js'
 
 export { DEFAULT_WINDOW }
-
-/** Loopback-like peer facts of a socket face, for code that logs or checks them (light-my-request does the same). */
-export const LOOPBACK = Object.freeze({ remoteAddress: '127.0.0.1', remoteFamily: 'IPv4', remotePort: 0, localAddress: '127.0.0.1', localPort: 0 })
-
-/** What a socket face's address() answers. */
-export const loopbackAddress = () => ({ address: '127.0.0.1', family: 'IPv4', port: 0 })
 
 /**
  * @typedef {object} PortSocketOptions
@@ -23,7 +16,7 @@ export const loopbackAddress = () => ({ address: '127.0.0.1', family: 'IPv4', po
  * @property {number} [window]  bytes in flight per direction
  */
 
-export class PortSocket extends Duplex {
+export class PortSocket extends SocketFace {
   /**
    * @param {import('../wire/port-mux.js').PortMux} mux
    * @param {number} id
@@ -32,10 +25,6 @@ export class PortSocket extends Duplex {
   constructor (mux, id, { application, window = DEFAULT_WINDOW }) {
     super({ allowHalfOpen: true, readableHighWaterMark: 64 * 1024, writableHighWaterMark: 64 * 1024 })
     this.application = application
-    Object.assign(this, LOOPBACK)
-    this.bytesRead = 0
-    this.bytesWritten = 0
-    this.connecting = false
     this.mux = mux
     this.id = id
     this.flow = new StreamWindow(window)
@@ -52,9 +41,6 @@ export class PortSocket extends Duplex {
     this.waitingBytes = 0
     this.pushQueued = false
     this.pushWaiting = this.pushWaiting.bind(this)
-    /** @type {NodeJS.Timeout | null} */
-    this.idleTimer = null
-    this.timeout = 0
     mux.add(id, this)
   }
 
@@ -91,9 +77,11 @@ export class PortSocket extends Duplex {
     const length = data.length
     if (this.finReceived) return this.protocolError('data after the end of the stream')
     if (!this.admit(length)) return
-    if (!this.flow.receive(length)) return this.protocolError(`peer sent ${this.flow.unreturned + length} bytes on a ${this.flow.size}-byte window`)
+    if (!this.flow.receive(length)) {
+      return this.protocolError(`peer sent ${this.flow.unreturned + length} bytes on a ${this.flow.size}-byte window`)
+    }
     this.bytesRead += length
-    if (this.idleTimer) this.idleTimer.refresh()
+    this.refreshTimeout()
     if (this.waiting.length === 0 && length <= this.readableHighWaterMark - this.readableLength) this.push(data)
     else {
       this.waiting.push(data)
@@ -232,7 +220,7 @@ export class PortSocket extends Duplex {
     let total = 0
     for (let i = 0; i < chunks.length; i++) total += chunks[i].length
     if (total === 0) chunks.length = 0 // node:http writes empty chunks (an empty body): nothing to send
-    else if (this.idleTimer) this.idleTimer.refresh()
+    else this.refreshTimeout()
     while (total > 0 && this.flow.credit > 0) {
       const size = Math.min(total, this.flow.credit, FRAME_BYTES)
       this.flow.credit -= size
@@ -264,8 +252,7 @@ export class PortSocket extends Duplex {
    * @param {(err?: Error | null) => void} callback
    */
   _destroy (err, callback) {
-    if (this.idleTimer) clearTimeout(this.idleTimer)
-    this.idleTimer = null
+    this.stopTimeout()
     this.waiting.length = 0
     // As close(2) on a TCP socket, with or without an error: the peer reads the end of the
     // stream (a 400 written just before Node destroys the socket must arrive; an undici
@@ -274,33 +261,14 @@ export class PortSocket extends Duplex {
     this.mux.remove(this.id)
     const blocked = this.blocked
     this.blocked = null
-    if (blocked) blocked.callback(err ?? new ChannelError(this.application, CODES.CLOSED, 'connection destroyed while a write waited for credit'))
+    if (blocked) {
+      blocked.callback(err ?? new ChannelError(this.application, CODES.CLOSED,
+        'connection destroyed while a write waited for credit'))
+    }
     callback(err)
   }
 
-  // --- the parts of net.Socket that node:http and undici call -------------
-
-  /**
-   * Idle timeout as net.Socket's: 'timeout' after `ms` without reads or writes.
-   * @param {number} ms
-   * @param {() => void} [listener]
-   */
-  setTimeout (ms, listener) {
-    this.timeout = ms
-    if (this.idleTimer) clearTimeout(this.idleTimer)
-    this.idleTimer = null
-    if (ms > 0 && !this.destroyed) {
-      this.idleTimer = setTimeout(() => this.emit('timeout'), ms).unref()
-      if (listener) this.once('timeout', listener)
-    } else if (listener) {
-      this.removeListener('timeout', listener)
-    }
-    return this
-  }
-
-  setNoDelay () { return this }
-  setKeepAlive () { return this }
+  // net.Socket's ref() and unref(): the port keeps the thread alive while a connection wants it
   ref () { this.mux.setReferenced(this.id, this, true); return this }
   unref () { this.mux.setReferenced(this.id, this, false); return this }
-  address () { return loopbackAddress() }
 }

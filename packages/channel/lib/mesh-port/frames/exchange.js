@@ -17,7 +17,7 @@ import {
   keepAlive, markClosed, replaceStoreHeader, responseOptions, setChunkedEncoding, socketPrivates, storedHead,
   storedTrailer, storeHeader
 } from '../../node-internals.js'
-import { LOOPBACK, loopbackAddress } from '../../http/port-socket.js'
+import { LOOPBACK, loopbackAddress } from '../../http/socket-face.js'
 import { receiveBytes, sendChunks } from '../../wire/data.js'
 import { FIN, FRAME_BYTES, RESET, STRING_LIMIT } from '../../wire/signals.js'
 import { StreamWindow } from '../../wire/window.js'
