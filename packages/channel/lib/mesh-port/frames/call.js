@@ -1,33 +1,19 @@
 // @ts-check
-// Caller side of the frames wire: one request as a stream of a link's PortMux
-// (ids shared with the HTTP wire's connections), whose answer feeds undici's
-// handler callbacks (the old API: onConnect, onHeaders, onData, onComplete,
-// onError) straight from frames, with no HTTP parser on either side.
-//
-// Frames of a call (../../wire/ carries them, one postMessage per turn):
-//   caller → callee  RequestHead object (request-head.js), body data, FIN, credit, RESET
-//   callee → caller  { s, r, h } the answer's head, body data, { t } trailers, FIN,
-//                    credit, RESET (the server dropped it), REFUSED (a stopping worker)
-// Body data and flow control are the wire core's, as for the HTTP wire (wire/data.js,
-// wire/window.js).
+// Caller side of the frames wire: one request as a stream of a link's PortMux, whose answer feeds undici's
+// old-API handler straight from frames, no HTTP parser. Out: head (request-head.js), body, FIN, credit, RESET;
+// in: { s, r, h }, body, { t } trailers, FIN, credit, RESET, REFUSED (a stopping worker: replay.js).
 import { errors } from 'undici'
 import { ChannelError, CODES } from '../../errors.js'
 import { receiveBytes, sendChunks } from '../../wire/data.js'
-import { FIN, FRAME_BYTES, REFUSED, REPLAY_BYTES, RESET } from '../../wire/signals.js'
+import { FIN, FRAME_BYTES, REFUSED, RESET } from '../../wire/signals.js'
 import { StreamWindow } from '../../wire/window.js'
+import { Replay } from './replay.js'
 
 /**
  * @typedef {object} CallOptions
  * @property {string} application
  * @property {number} window
  */
-
-/**
- * A refused request's failure.
- * @param {string} application
- * @param {string} [why]
- */
-const REFUSAL = (application, why = 'no other worker could take it') => new ChannelError(application, CODES.REFUSED, `worker stopping: the request was refused and ${why}`)
 
 export class FramesCall {
   /**
@@ -42,17 +28,9 @@ export class FramesCall {
     this.mux = mux
     this.client = client
     this.moves = moves
-    /** refused, and waiting for another worker: an abort meanwhile ends it (client.js) */
-    this.moving = false
-    /** @type {Error | null} */
-    this.abortedWhileMoving = null
+    this.replay = new Replay(this)
     /** the body is being sent (pump) */
     this.pumping = false
-    /** refused while its body was being sent: the rest is kept, not sent */
-    this.collecting = false
-    /** @type {Buffer[] | null} body bytes sent before any answer (null: too many, or answered) */
-    this.kept = []
-    this.keptBytes = 0
     this.handler = handler
     this.outgoing = outgoing
     this.application = application
@@ -100,67 +78,59 @@ export class FramesCall {
    * @param {Iterable<unknown> | AsyncIterable<unknown>} body
    */
   async pump (body) {
+    const replay = this.replay
     this.pumping = true
     try {
       for await (const chunk of body) {
-        if (this.done && !this.collecting) break
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
-        if (bytes === null) throw new ChannelError(this.application, CODES.BAD_PAYLOAD, `a request body chunk of type ${typeof chunk}`)
+        if (this.done && !replay.collecting) break
+        const bytes = bodyBytes(chunk)
+        if (bytes === null) {
+          throw new ChannelError(this.application, CODES.BAD_PAYLOAD, `a request body chunk of type ${typeof chunk}`)
+        }
         let offset = 0
         while (offset < bytes.length && !this.done) {
-          while (this.flow.credit <= 0 && !this.done) await new Promise((resolve) => { this.wake = () => resolve(undefined) })
+          while (this.flow.credit <= 0 && !this.done) {
+            await new Promise((resolve) => { this.wake = () => resolve(undefined) })
+          }
           if (this.done) break
           const n = Math.min(bytes.length - offset, this.flow.credit, FRAME_BYTES)
-          this.keep(bytes, offset, n)
+          // kept until an answer begins: a request a stopping worker refuses moves with them
+          replay.keep(bytes, offset, n)
           this.flow.credit -= n
           sendChunks(this.mux, this.id, [bytes.subarray(offset, offset + n)], n)
           offset += n
         }
         // refused meanwhile: the rest of the body is kept, to be sent again elsewhere
-        if (this.collecting && !this.keep(bytes, offset, bytes.length - offset)) return this.cannotMove()
-        if (this.done && !this.collecting) break
+        if (replay.collecting && !replay.keep(bytes, offset, bytes.length - offset)) return replay.cannotMove()
+        if (this.done && !replay.collecting) break
       }
       this.pumping = false
-      if (this.collecting) return this.moveWithBody()
+      if (replay.collecting) return replay.moveWithBody()
       if (!this.done) this.mux.send(this.id, FIN)
     } catch (err) {
       this.pumping = false
-      if (this.collecting) return this.cannotMove()
+      if (replay.collecting) return replay.cannotMove()
       this.abort(/** @type {Error} */ (err))
     }
-  }
-
-  /**
-   * Keeps a copy of body bytes sent before the answer began, up to REPLAY_BYTES (as the
-   * HTTP wire does): a stopping worker may refuse the request, which then moves with them.
-   * @param {Buffer} bytes
-   * @param {number} offset
-   * @param {number} n
-   * @returns {boolean}  false: too large to keep (it cannot move)
-   */
-  keep (bytes, offset, n) {
-    if (this.kept === null || n === 0) return this.kept !== null
-    if (this.keptBytes + n > REPLAY_BYTES || this.answered) {
-      this.kept = null
-      return false
-    }
-    this.kept.push(Buffer.from(bytes.subarray(offset, offset + n)))
-    this.keptBytes += n
-    return true
   }
 
   /** @param {unknown} payload  one frame of the answer */
   onFrame (payload) {
     if (this.done) return
     if (typeof payload === 'number' && payload > 0) {
-      if (!this.flow.grant(payload)) return this.fail(new ChannelError(this.application, CODES.PROTOCOL, `bad credit ${payload}`))
+      if (!this.flow.grant(payload)) {
+        return this.fail(new ChannelError(this.application, CODES.PROTOCOL, `bad credit ${payload}`))
+      }
       const wake = this.wake
       this.wake = null
       wake?.()
       return
     }
-    if (payload === RESET) return this.fail(new ChannelError(this.application, CODES.CLOSED, 'the connection was reset by the peer before the answer completed'))
-    if (payload === REFUSED) return this.refused()
+    if (payload === RESET) {
+      return this.fail(new ChannelError(this.application, CODES.CLOSED,
+        'the connection was reset by the peer before the answer completed'))
+    }
+    if (payload === REFUSED) return this.replay.refused()
     if (this.paused || this.held.length > 0) {
       this.held.push(receiveBytes(this.mux, payload) ?? payload)
       return
@@ -184,13 +154,15 @@ export class FramesCall {
         return
       }
     }
-    this.fail(new ChannelError(this.application, CODES.PROTOCOL, `an unexpected frame on the frames wire (${typeof payload})`))
+    const unexpected = `an unexpected frame on the frames wire (${typeof payload})`
+    this.fail(new ChannelError(this.application, CODES.PROTOCOL, unexpected))
   }
 
   /** @param {Buffer} data */
   data (data) {
     if (!this.flow.receive(data.length)) {
-      return this.fail(new ChannelError(this.application, CODES.PROTOCOL, `the answer overran a ${this.flow.size}-byte window`))
+      const overrun = `the answer overran a ${this.flow.size}-byte window`
+      return this.fail(new ChannelError(this.application, CODES.PROTOCOL, overrun))
     }
     if (this.handler.onData(data) === false) this.paused = true
     else this.returnCredit()
@@ -227,54 +199,9 @@ export class FramesCall {
     this.client?.ended()
   }
 
-  /** A stopping worker did not take the request: to another worker if it can move, failed otherwise. */
-  refused () {
-    if (this.client === null) return this.fail(REFUSAL(this.application))
-    const whole = this.outgoing.head.e
-    if (!whole && this.kept === null) return this.fail(REFUSAL(this.application, `is larger than ${REPLAY_BYTES} bytes, so it could not move`))
-    this.finish()
-    this.moving = true
-    if (whole) return this.move()
-    // the body still coming is kept too; it moves once all of it is here
-    this.collecting = true
-    if (!this.pumping) this.moveWithBody()
-  }
-
-  /** The kept body becomes part of the head (a request of at most REPLAY_BYTES), then it moves. */
-  moveWithBody () {
-    this.collecting = false
-    const body = Buffer.concat(/** @type {Buffer[]} */ (this.kept))
-    this.outgoing = { head: { ...this.outgoing.head, b: body.toString('latin1'), e: true }, buffer: null, stream: null }
-    this.move()
-  }
-
-  move () {
-    /** @type {import('./client.js').FramesClient} */ (this.client).relocate(this).then((moved) => {
-      this.moving = false
-      if (!moved) this.handler.onError(REFUSAL(this.application))
-    }, (/** @type {Error} */ err) => {
-      this.moving = false
-      this.handler.onError(err)
-    })
-  }
-
-  cannotMove () {
-    this.collecting = false
-    this.moving = false
-    this.handler.onError(REFUSAL(this.application, `is larger than ${REPLAY_BYTES} bytes, so it could not move`))
-  }
-
   /** @param {Error} [reason]  the caller's abort (a signal, a timeout, a destroyed body) */
   abort (reason) {
-    if (this.collecting) {
-      // refused, its body still coming: it ends here
-      this.collecting = false
-      this.moving = false
-      this.destroyBody()
-      return this.handler.onError(reason ?? new errors.RequestAbortedError())
-    }
-    if (this.moving) this.abortedWhileMoving ??= reason ?? new errors.RequestAbortedError()
-    if (this.done) return
+    if (this.replay.aborted(reason) || this.done) return
     if (this.id !== 0) this.mux.send(this.id, RESET)
     this.destroyBody()
     this.fail(reason ?? new errors.RequestAbortedError())
@@ -302,4 +229,13 @@ export class FramesCall {
     this.wake?.()
     this.handler.onError(err)
   }
+}
+
+/**
+ * A request body chunk as bytes; null when it is neither a string nor bytes.
+ * @param {unknown} chunk
+ */
+function bodyBytes (chunk) {
+  if (typeof chunk === 'string') return Buffer.from(chunk)
+  return ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
 }

@@ -77,8 +77,8 @@ export class FramesClient {
     const to = await this.mux.relocate('refused')
     const client = to === null ? undefined : clients.get(to)
     if (client === undefined) return false
-    if (call.abortedWhileMoving !== null) {
-      call.handler.onError(call.abortedWhileMoving)
+    if (call.replay.abortedWhileMoving !== null) {
+      call.handler.onError(call.replay.abortedWhileMoving)
       return true
     }
     // the route counted it as a request of `to` over HTTP: it goes as frames
