@@ -42,10 +42,14 @@ export function watchServers () {
     if (app?.server instanceof http.Server) fastifyOf.set(app.server, app)
   })
   const noop = () => {}
+  // Node (22.19 to 26.12) publishes asyncStart as listen() begins, never start.
+  const listening = (/** @type {any} */ context) => {
+    if (context?.server instanceof http.Server) remember(context.server)
+  }
   tracingChannel('net.server.listen').subscribe({
-    start (/** @type {any} */ context) { if (context?.server instanceof http.Server) remember(context.server) },
+    start: listening,
     end: noop,
-    asyncStart: noop,
+    asyncStart: listening,
     asyncEnd: noop,
     error: noop
   })

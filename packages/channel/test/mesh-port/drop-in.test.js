@@ -1,0 +1,68 @@
+// The drop-in end to end under a fake Watt (helpers/fake-watt.js): real worker threads, the
+// factory called as Watt calls it, handshakes over MessagePorts the fake runtime hands out.
+// Which requests take http-port and which fall through to the mesh (drop-in-refusals.test.js:
+// targets that refuse; drop-in-workers.test.js: workers that stop or crash).
+import { once } from 'node:events'
+import t from 'tap'
+import createMeshPortInterceptor from '../../mesh-port.js'
+import { FakeRuntime, until } from '../helpers/fake-watt.js'
+
+const json = (/** @type {{ body: string }} */ answer) => JSON.parse(answer.body)
+
+t.test('invalid options throw InvalidOptionError; outside Watt the drop-in stands aside', async (t) => {
+  t.throws(() => createMeshPortInterceptor(/** @type {any} */ ({ conections: 4 })),
+    { name: 'InvalidOptionError', code: 'WATT_CHANNEL_INVALID_OPTION', message: /unknown option "conections"/ })
+  t.throws(() => createMeshPortInterceptor({ exclude: /** @type {any} */ ('db') }), { name: 'InvalidOptionError' })
+  // this thread has no workerData: every dispatch goes on to the mesh unchanged, with a warning
+  const warned = once(process, 'warning')
+  const mesh = () => true
+  t.equal(createMeshPortInterceptor()(mesh), mesh)
+  const [warning] = await warned
+  t.match(warning.message, /mesh-port: Watt unknown is not supported \(.*workerData\.config\.applications\)/)
+})
+
+t.test('<app>.plt.local takes http-port; other hosts, excluded apps and upgrades take the mesh', async (t) => {
+  const runtime = new FakeRuntime(t, ['caller', 'target'])
+  const [target, caller] = await Promise.all([
+    // a server made with new http.Server, not createServer: found as it listens
+    runtime.start('target', 0, { server: 'new' }),
+    runtime.start('caller', 0, {
+      server: 'none', messagingFirst: true, dispatchers: { default: {}, excluded: { exclude: ['target'] } }
+    })
+  ])
+  const answers = await caller.calls([
+    { url: 'http://target.plt.local/who' },
+    { url: 'http://target.plt.local/echo', method: 'POST', body: 'hello' },
+    { url: 'http://elsewhere.example/x' },
+    { url: 'http://unknown.plt.local/y' },
+    { url: 'http://target.plt.local/excluded', via: 'excluded' },
+    { url: 'http://target.plt.local/ws', kind: 'upgrade' },
+    { url: 'http://target.plt.local/tunnel', kind: 'connect' }
+  ])
+  t.same(answers[0], { status: 200, via: 'http-port', body: answers[0].body })
+  t.match(json(answers[0]), { worker: 0, thread: target.thread, method: 'GET', path: '/who' }, 'the target answered')
+  t.match(json(answers[1]), { method: 'POST', path: '/echo', body: 'hello' }, 'with the request body')
+  t.same(answers.slice(2, 5).map((a) => [a.status, a.via]), [[203, 'mesh'], [203, 'mesh'], [203, 'mesh']])
+  t.same(answers.slice(5).map((a) => a.error?.message), ['the mesh has no upgrades', 'the mesh has no upgrades'],
+    'upgrade and CONNECT reach the mesh, which fails them')
+  t.same(await caller.rpc('mesh'), [
+    { origin: 'http://elsewhere.example', path: '/x', method: 'GET', upgrade: null },
+    { origin: 'http://unknown.plt.local', path: '/y', method: 'GET', upgrade: null },
+    { origin: 'http://target.plt.local', path: '/excluded', method: 'GET', upgrade: null },
+    { origin: 'http://target.plt.local', path: '/ws', method: 'GET', upgrade: 'websocket' },
+    { origin: 'http://target.plt.local', path: '/tunnel', method: 'CONNECT', upgrade: null }
+  ], 'what fell through to the mesh')
+  await until(() => target.seen.length >= 2, "the target's reports") // they may come after the answers
+  t.same(target.seen, [{ method: 'GET', path: '/who' }, { method: 'POST', path: '/echo' }], 'all the target saw')
+  t.same(await caller.stats(), {
+    target: {
+      path: 'http-port',
+      reason: '',
+      meshCalls: 2,
+      workers: [{ worker: 0, thread: target.thread, calls: 2, stalled: false, stalls: 0 }]
+    }
+  })
+  const logs = await caller.rpc('logs')
+  const linked = 'mesh-port: target over http-port (1 worker)'
+  t.ok(logs.some((/** @type {any} */ l) => l.level === 'info' && l.msg === linked), 'logged at info')
+})
