@@ -16,7 +16,10 @@ import { cloneExceeds, stringExceeds } from './size.js'
  * @type {Codec}
  */
 export const portCodec = {
-  encode: (value) => value instanceof Uint8Array && value.byteLength !== value.buffer.byteLength ? new Uint8Array(value) : value,
+  encode: (value) => {
+    const shared = value instanceof Uint8Array && value.byteLength !== value.buffer.byteLength
+    return shared ? new Uint8Array(value) : value
+  },
   exceeds: cloneExceeds
 }
 

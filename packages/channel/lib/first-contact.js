@@ -45,7 +45,9 @@ const guarded = new WeakMap()
  *   maxWaitMs: how long a send waits for the one before it (default FIRST_CONTACT_WAIT_MS)
  * @returns {Messaging}
  */
-export function serializeFirstContact (messaging, { workersOf = configuredWorkers, watchWorkers = true, maxWaitMs = FIRST_CONTACT_WAIT_MS } = {}) {
+export function serializeFirstContact (messaging, {
+  workersOf = configuredWorkers, watchWorkers = true, maxWaitMs = FIRST_CONTACT_WAIT_MS
+} = {}) {
   const existing = guarded.get(messaging)
   if (existing) return existing
   /** @type {Map<string, Gate>} */

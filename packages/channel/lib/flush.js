@@ -7,7 +7,10 @@
 import { InvalidOptionError } from './errors.js'
 
 /** @typedef {'callback' | 'turn'} Flush */
-/** @typedef {Flush | 'microtask' | 'immediate'} FlushMode  'microtask' and 'immediate': the 0.2 names of 'callback' and 'turn' */
+/**
+ * @typedef {Flush | 'microtask' | 'immediate'} FlushMode
+ *   'microtask' and 'immediate': the 0.2 names of 'callback' and 'turn'
+ */
 
 /**
  * A flush option, checked, in the one vocabulary.
@@ -23,7 +26,11 @@ export function flushOption (flush) {
 /** @param {Flush} flush */
 export const scheduler = (flush) => flush === 'turn' ? setImmediate : queueMicrotask
 
-/** The flush a handshake's meta asks for: 'callback' only when named, else 'turn'. @param {unknown} meta @returns {Flush} */
+/**
+ * The flush a handshake's meta asks for: 'callback' only when named, else 'turn'.
+ * @param {unknown} meta
+ * @returns {Flush}
+ */
 export const flushOf = (meta) => (/** @type {{ flush?: unknown }} */ (meta)?.flush === 'callback' ? 'callback' : 'turn')
 
 export class Outbox {

@@ -1,10 +1,9 @@
 // @ts-check
-// Hands one end of a new MessageChannel to a Watt application, once, through
-// Watt messaging: `send` passes a transferList through to postMessage
-// (@platformatic/runtime lib/worker/messaging.js, `_send`), so the port arrives
-// in the callee's worker and every later call skips messaging's per-call
-// bookkeeping (span, AbortController, timer, request id).
+// Hands one end of a new MessageChannel to a Watt application, once, through Watt messaging (its `send`
+// passes a transferList to postMessage: @platformatic/runtime lib/worker/messaging.js, `_send`), so every
+// later call skips messaging's per-call bookkeeping (span, AbortController, timer, request id).
 import { MessageChannel } from 'node:worker_threads'
+/** @import { MessagePort, TransferListItem } from 'node:worker_threads' */
 import { ChannelError, CODES } from './errors.js'
 import { serializeFirstContact } from './first-contact.js'
 import { closeLostChannelsAtExit } from './lost-channels.js'
@@ -24,9 +23,11 @@ export const HANDSHAKE_TIMEOUT_MS = 3000
  * The part of Watt's `globalThis.platformatic.messaging` this library uses.
  * Tests (and non-Watt hosts) can pass any object with the same shape.
  * @typedef {object} Messaging
- * @property {(application: string, name: string, data: unknown, options?: { transferList?: import('node:worker_threads').TransferListItem[] }) => Promise<unknown>} send
+ * @property {(application: string, name: string, data: unknown, options?: SendOptions) => Promise<unknown>} send
  * @property {(name: string, handler: (data: any) => unknown) => void} handle
  */
+
+/** @typedef {{ transferList?: TransferListItem[] }} SendOptions */
 
 /**
  * Watt's messaging of this thread, with first contacts serialized (first-contact.js:
@@ -36,24 +37,31 @@ export const HANDSHAKE_TIMEOUT_MS = 3000
  */
 export function wattMessaging () {
   const api = wattMessagingApi()
-  if (!api) throw new ChannelError('', CODES.NO_WATT, '@watt-lab/channel needs Watt messaging (globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
+  if (!api) {
+    throw new ChannelError('', CODES.NO_WATT, '@watt-lab/channel needs Watt messaging ' +
+      '(globalThis.platformatic.messaging): run inside a Watt application, or pass { messaging }')
+  }
   closeLostChannelsAtExit()
   return serializeFirstContact(api)
 }
 
+/** @typedef {void | Record<string, unknown>} Extra  what a callee adds to its answer */
+
 /**
  * Callee side: accept ports of one kind ('port', 'shm', 'http', …).
  * @param {string} kind
- * @param {(port: import('node:worker_threads').MessagePort, meta: unknown) => (void | Record<string, unknown> | Promise<void | Record<string, unknown>>)} onPort
+ * @param {(port: MessagePort, meta: unknown) => (Extra | Promise<Extra>)} onPort
  *   may be async: the answer waits for it (the port is ours meanwhile)
  * @param {{ messaging?: Messaging }} [options]
  */
 export function acceptPorts (kind, onPort, { messaging = wattMessaging() } = {}) {
   messaging.handle(HANDSHAKE_PREFIX + kind, (/** @type {{ port?: unknown, meta?: unknown }} */ data) => {
     const port = data?.port
-    if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') throw new ChannelError('', CODES.PROTOCOL, 'handshake without a MessagePort')
+    if (!port || typeof (/** @type {any} */ (port).postMessage) !== 'function') {
+      throw new ChannelError('', CODES.PROTOCOL, 'handshake without a MessagePort')
+    }
     // What onPort returns (an object) travels back with the answer, e.g. which worker took the port.
-    const extra = onPort(/** @type {import('node:worker_threads').MessagePort} */ (port), data.meta)
+    const extra = onPort(/** @type {MessagePort} */ (port), data.meta)
     if (extra instanceof Promise) {
       return extra.then((value) => answerOf(kind, value), (err) => {
         /** @type {any} */ (port).close()
@@ -77,8 +85,8 @@ function answerOf (kind, extra) {
  * ChannelError(CODES.UNREACHABLE) naming the application when the handshake fails.
  * @param {string} application
  * @param {string} kind
- * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[] }} [options]
- * @returns {Promise<import('node:worker_threads').MessagePort>}
+ * @param {{ messaging?: Messaging, meta?: unknown, transfer?: TransferListItem[] }} [options]
+ * @returns {Promise<MessagePort>}
  */
 export async function openPort (application, kind, options = {}) {
   return (await openPortAnswered(application, kind, options)).port
@@ -88,11 +96,13 @@ export async function openPort (application, kind, options = {}) {
  * openPort, with the callee's whole answer (what its onPort returned, and `accepted`).
  * @param {string} application
  * @param {string} kind
- * @param {{ messaging?: Messaging, meta?: unknown, transfer?: import('node:worker_threads').TransferListItem[], timeoutMs?: number }} [options]
+ * @param {{ messaging?: Messaging, meta?: unknown, transfer?: TransferListItem[], timeoutMs?: number }} [options]
  *   timeoutMs: how long to wait for the answer (default HANDSHAKE_TIMEOUT_MS)
- * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, unknown> }>}
+ * @returns {Promise<{ port: MessagePort, answer: Record<string, unknown> }>}
  */
-export function openPortAnswered (application, kind, { messaging = wattMessaging(), meta, transfer = [], timeoutMs = HANDSHAKE_TIMEOUT_MS } = {}) {
+export function openPortAnswered (application, kind, {
+  messaging = wattMessaging(), meta, transfer = [], timeoutMs = HANDSHAKE_TIMEOUT_MS
+} = {}) {
   return handshake(application, kind, { timeoutMs, where: '' }, (port) =>
     messaging.send(application, HANDSHAKE_PREFIX + kind, { port, meta }, { transferList: [port, ...transfer] }))
 }
@@ -104,8 +114,8 @@ export function openPortAnswered (application, kind, { messaging = wattMessaging
  * @param {string} application
  * @param {string} kind
  * @param {{ timeoutMs: number, where: string }} options  where: which worker, for the message ('' for any)
- * @param {(port: import('node:worker_threads').MessagePort) => Promise<unknown>} send
- * @returns {Promise<{ port: import('node:worker_threads').MessagePort, answer: Record<string, any> }>}
+ * @param {(port: MessagePort) => Promise<unknown>} send
+ * @returns {Promise<{ port: MessagePort, answer: Record<string, any> }>}
  */
 export async function handshake (application, kind, { timeoutMs, where }, send) {
   const { port1, port2 } = new MessageChannel()
@@ -115,14 +125,18 @@ export async function handshake (application, kind, { timeoutMs, where }, send) 
     const sent = send(port2)
     sent.catch(() => {}) // an answer after the timeout finds port1 closed, and so does the callee
     const timedOut = new Promise((resolve, reject) => {
-      timer = setTimeout(() => reject(new ChannelError('', CODES.TIMEOUT, `no answer within ${timeoutMs} ms`)), timeoutMs)
+      const late = () => reject(new ChannelError('', CODES.TIMEOUT, `no answer within ${timeoutMs} ms`))
+      timer = setTimeout(late, timeoutMs)
     })
     const answer = /** @type {Record<string, any> | undefined} */ (await Promise.race([sent, timedOut]))
-    if (answer?.accepted !== kind) throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
+    if (answer?.accepted !== kind) {
+      throw new ChannelError('', CODES.PROTOCOL, `answered the handshake with ${JSON.stringify(answer)}`)
+    }
     return { port: port1, answer }
   } catch (err) {
     port1.close()
-    throw new ChannelError(application, CODES.UNREACHABLE, `could not open a ${kind} channel${where}: ${/** @type {Error} */ (err).message}`, { cause: err })
+    const message = `could not open a ${kind} channel${where}: ${/** @type {Error} */ (err).message}`
+    throw new ChannelError(application, CODES.UNREACHABLE, message, { cause: err })
   } finally {
     clearTimeout(timer)
   }

@@ -5,6 +5,9 @@
 import { CODES } from './errors.js'
 import { Outbox } from './flush.js'
 
+/** @typedef {(code: import('./errors.js').ChannelErrorCode, reason: string) => void} OnClose */
+/** @typedef {(op: number, id: number, err: Error) => void} OnUnsendable  a record whose payload could not go */
+
 /**
  * One end of a message channel, whatever its kind: queue records, deliver batches, report
  * closing (how a kind encodes and measures payloads is its codec, codecs.js).
@@ -12,7 +15,7 @@ import { Outbox } from './flush.js'
  * @property {(op: number, id: number, a: unknown, b: unknown) => void} push
  * @property {() => void} cork hold the flush (see Outbox.cork)
  * @property {() => void} uncork
- * @property {(onFrames: (frames: unknown) => void, onClose: (code: import('./errors.js').ChannelErrorCode, reason: string) => void, onUnsendable?: (op: number, id: number, err: Error) => void) => void} start
+ * @property {(onFrames: (frames: unknown) => void, onClose: OnClose, onUnsendable?: OnUnsendable) => void} start
  * @property {() => void} close
  */
 

@@ -28,9 +28,15 @@ const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
  * @param {Record<string, Handler>} handlers
  * @param {ServeOptions} [options]
  */
-export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush: flushMode = 'callback' } = {}) {
-  if (handlers === null || typeof handlers !== 'object') throw new InvalidOptionError('handlers must be an object of functions by name')
-  if (!Array.isArray(kinds) || kinds.length === 0) throw new InvalidOptionError(`kinds must be a non-empty array of ${KINDS.join(', ')}`)
+export function serve (handlers, {
+  messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush: flushMode = 'callback'
+} = {}) {
+  if (handlers === null || typeof handlers !== 'object') {
+    throw new InvalidOptionError('handlers must be an object of functions by name')
+  }
+  if (!Array.isArray(kinds) || kinds.length === 0) {
+    throw new InvalidOptionError(`kinds must be a non-empty array of ${KINDS.join(', ')}`)
+  }
   checkCommonOptions({ maxPayloadBytes, flush: flushMode, messaging }, 'handle')
   const flush = flushOption(flushMode)
   /** @type {Map<string, Handler>} */
@@ -45,7 +51,8 @@ export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadByte
   const api = messaging ?? wattMessaging()
   for (const kind of kinds) {
     acceptPorts(kind, (port, meta) => {
-      const channel = new ServedChannel(byName, channels, kind === 'port' ? portEnd(port, flush) : openShmEnd(port, meta, flush), kind, Math.min(maxPayloadBytes, callerLimit(meta)))
+      const end = kind === 'port' ? portEnd(port, flush) : openShmEnd(port, meta, flush)
+      const channel = new ServedChannel(byName, channels, end, kind, Math.min(maxPayloadBytes, callerLimit(meta)))
       channels.add(channel)
     }, { messaging: api })
   }
@@ -68,7 +75,8 @@ export function serve (handlers, { messaging, kinds = [...KINDS], maxPayloadByte
 /** @param {unknown} meta */
 function callerLimit (meta) {
   const limit = /** @type {{ maxPayloadBytes?: unknown }} */ (meta)?.maxPayloadBytes
-  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_ACCEPTED_PAYLOAD_BYTES) : DEFAULT_MAX_PAYLOAD_BYTES
+  const given = typeof limit === 'number' && Number.isInteger(limit) && limit > 0
+  return given ? Math.min(/** @type {number} */ (limit), MAX_ACCEPTED_PAYLOAD_BYTES) : DEFAULT_MAX_PAYLOAD_BYTES
 }
 
 /**
@@ -77,7 +85,9 @@ function callerLimit (meta) {
  * @param {import('./flush.js').Flush} flush
  */
 function openShmEnd (port, meta, flush) {
-  const { requests, answers, bell, idleFlag } = /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */ (meta ?? {})
+  /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */
+  const offered = /** @type {any} */ (meta ?? {})
+  const { requests, answers, bell, idleFlag } = offered
   if (!isRing(requests) || !isRing(answers)) {
     port.close()
     throw new ChannelError('', CODES.PROTOCOL, 'shm handshake without two rings')
@@ -142,7 +152,10 @@ class ServedChannel {
   run (id, name, payload) {
     if (this.running.has(id)) return this.refuse(`a second call with id ${id}`)
     const handler = typeof name === 'string' ? this.handlers.get(name) : undefined
-    if (!handler) return this.link.push(ERR, id, CODES.UNKNOWN_HANDLER, this.codec.encode(`no handler named ${JSON.stringify(name)}`))
+    if (!handler) {
+      const message = `no handler named ${JSON.stringify(name)}`
+      return this.link.push(ERR, id, CODES.UNKNOWN_HANDLER, this.codec.encode(message))
+    }
     const controller = new AbortController()
     this.running.set(id, controller)
     let result
@@ -168,10 +181,12 @@ class ServedChannel {
     try {
       encoded = this.codec.encode(value)
     } catch (err) {
-      return this.link.push(ERR, id, CODES.BAD_PAYLOAD, this.codec.encode(`the answer cannot be sent: ${/** @type {Error} */ (err).message}`))
+      const message = `the answer cannot be sent: ${/** @type {Error} */ (err).message}`
+      return this.link.push(ERR, id, CODES.BAD_PAYLOAD, this.codec.encode(message))
     }
     if (this.codec.exceeds(encoded, this.maxAnswerBytes)) {
-      return this.link.push(ERR, id, CODES.TOO_LARGE, this.codec.encode(`the answer is larger than ${this.maxAnswerBytes} bytes`))
+      const message = `the answer is larger than ${this.maxAnswerBytes} bytes`
+      return this.link.push(ERR, id, CODES.TOO_LARGE, this.codec.encode(message))
     }
     this.link.push(OK, id, encoded, 0)
   }
@@ -208,7 +223,9 @@ class ServedChannel {
     if (this.ended) return
     this.ended = true
     this.channels.delete(this)
-    for (const controller of this.running.values()) controller.abort(new ChannelError('caller', CODES.CLOSED, 'the channel closed'))
+    for (const controller of this.running.values()) {
+      controller.abort(new ChannelError('caller', CODES.CLOSED, 'the channel closed'))
+    }
     this.running.clear()
     // Close after pending answers of this turn had their chance to leave.
     setImmediate(() => this.link.close())

@@ -60,9 +60,11 @@ export class CallerSocket extends PortSocket {
   move (why) {
     const from = this.mux
     const unheard = this.unheard
-    const fail = () => this.destroy(new ChannelError(this.application, CODES.REFUSED, `worker stopping: the request was refused and ${unheard === null
+    const because = unheard === null
       ? `is larger than ${REPLAY_BYTES} bytes, so it could not move`
-      : 'no other worker could take it'}`))
+      : 'no other worker could take it'
+    const fail = () => this.destroy(new ChannelError(this.application, CODES.REFUSED,
+      `worker stopping: the request was refused and ${because}`))
     if (unheard === null || this.finSent || this.moves >= MAX_MOVES || !from.relocate) return fail()
     this.moves++
     // Detached now: nothing more from the old worker reaches this connection.

@@ -1,10 +1,7 @@
 // @ts-check
-// Caller side of http-port: an undici Pool whose connections are CallerSockets,
-// so request(), fetch() and stream() run unchanged with `{ dispatcher }`. All of
-// one pool's connections share one port to the application (a PortMux);
-// when that port closes (the application crashed, restarted or stopped) every
-// pending request fails with a ChannelError naming it, and the next connection
-// opens a new port.
+// Caller side of http-port: an undici Pool of CallerSockets (request(), fetch(), stream() run unchanged), all
+// on one port to the application (a PortMux). When that port closes (the application crashed, restarted or
+// stopped) every pending request fails with a ChannelError naming it; the next connection opens a new port.
 import { Pool } from 'undici'
 import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
 import { openPort, wattMessaging } from '../handshake.js'
@@ -16,13 +13,15 @@ import { CallerSocket } from './caller-socket.js'
 
 export const HTTP_PORT_KIND = 'http'
 
+/** @typedef {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} PoolOptions */
+
 /**
  * @typedef {object} HttpPortDispatcherOptions
  * @property {number} [connections]  connections to the application, like a TCP pool's; default 16
  * @property {import('../handshake.js').Messaging} [messaging]  Watt messaging by default
  * @property {number} [window]  flow-control window per connection and direction, bytes
  * @property {string} [origin]  origin for the Host header; default http://<application>.http-port.local
- * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  any other undici Pool option
+ * @property {PoolOptions} [pool]  any other undici Pool option
  */
 
 /**
@@ -35,15 +34,20 @@ export function createHttpPortDispatcher (application, options = {}) {
   if (typeof application !== 'string' || application === '') {
     throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
   }
-  const { connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {} } = options ?? {}
+  const {
+    connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {}
+  } = options ?? {}
   const checked = checkPoolOptions({ connections, window, pool })
-  if (typeof origin !== 'string' || !URL.canParse(origin)) throw new InvalidOptionError(`origin must be a URL, not ${JSON.stringify(origin)}`)
+  if (typeof origin !== 'string' || !URL.canParse(origin)) {
+    throw new InvalidOptionError(`origin must be a URL, not ${JSON.stringify(origin)}`)
+  }
   const caller = applicationId() ?? 'caller'
   /** @type {Promise<PortMux> | null} */
   let opening = null
 
   function openMux () {
-    opening ??= openPort(application, HTTP_PORT_KIND, { messaging: messaging ?? wattMessaging(), meta: { caller } }).then(
+    const handshake = { messaging: messaging ?? wattMessaging(), meta: { caller } }
+    opening ??= openPort(application, HTTP_PORT_KIND, handshake).then(
       (port) => new PortMux(port, { peer: application, onClose: () => { if (opening === current) opening = null } }),
       (err) => { opening = null; throw err }
     )
@@ -57,7 +61,7 @@ export function createHttpPortDispatcher (application, options = {}) {
 /**
  * The connection options of a port pool, checked (a bad one throws InvalidOptionError).
  * @param {{ connections: unknown, window: unknown, pool: unknown }} options
- * @returns {{ connections: number, window: number, pool: Omit<import('undici').Pool.Options, 'connect' | 'connections'> }}
+ * @returns {{ connections: number, window: number, pool: PoolOptions }}
  */
 export function checkPoolOptions ({ connections, window, pool }) {
   if (!Number.isSafeInteger(connections) || /** @type {number} */ (connections) < 1) {
@@ -69,7 +73,11 @@ export function checkPoolOptions ({ connections, window, pool }) {
   if ('connect' in pool || 'connections' in pool) {
     throw new InvalidOptionError('pool cannot set connect or connections: the port pool owns them')
   }
-  return { connections: /** @type {number} */ (connections), window: windowOption(window, DEFAULT_WINDOW), pool: /** @type {any} */ (pool) }
+  return {
+    connections: /** @type {number} */ (connections),
+    window: windowOption(window, DEFAULT_WINDOW),
+    pool: /** @type {any} */ (pool)
+  }
 }
 
 /**
@@ -81,7 +89,7 @@ export class PortPool extends Pool {
   /**
    * @param {string} origin  sets the Host header
    * @param {() => Promise<PortMux>} openMux
-   * @param {{ application: string, connections: number, window: number, pool?: HttpPortDispatcherOptions['pool'] }} options
+   * @param {{ application: string, connections: number, window: number, pool?: PoolOptions }} options
    */
   constructor (origin, openMux, { application, connections, window, pool = {} }) {
     /** @type {{ last: PortMux | null, closed: boolean }} */

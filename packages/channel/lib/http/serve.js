@@ -48,18 +48,22 @@ export function serverOpen (server) {
   return !closedServers.has(server)
 }
 
+/** @typedef {(mux: PortMux, id: number, head: any) => void} OnHead  takes a frames-wire request's head frame */
+
 /**
  * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP;
  * with `onHead`, frames-wire requests too (each a head frame on a new stream).
  * @param {import('node:http').Server} server
  * @param {import('node:worker_threads').MessagePort} port
  * @param {unknown} meta  the caller's handshake meta ({ caller, flush })
- * @param {{ window?: number, refuseWhenDraining?: boolean, onHead?: (mux: PortMux, id: number, head: any) => void }} [options]
+ * @param {{ window?: number, refuseWhenDraining?: boolean, onHead?: OnHead }} [options]
  *   refuseWhenDraining: once the worker stops (GOAWAY sent), requests that begin are refused (the
  *   caller sends them to another worker) rather than given to a server that would not serve them
  * @returns {PortMux}
  */
-export function acceptConnections (server, port, meta, { window = DEFAULT_WINDOW, refuseWhenDraining = false, onHead } = {}) {
+export function acceptConnections (server, port, meta, {
+  window = DEFAULT_WINDOW, refuseWhenDraining = false, onHead
+} = {}) {
   serverOpen(server)
   const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
   // The mux keeps the thread alive only while a connection is open, as sockets do.

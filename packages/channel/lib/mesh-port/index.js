@@ -55,7 +55,8 @@ export default function createMeshPortInterceptor (options = {}) {
       const application = url.hostname.endsWith(MESH_DOMAIN) ? url.hostname.slice(0, -MESH_DOMAIN.length) : ''
       // Unknown *.plt.local hosts are left to the mesh, which fails them its own way.
       if (url.protocol === 'http:' && known.has(application) && !exclude.includes(application)) {
-        route = routes.get(application) ?? new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire, flush })
+        route = routes.get(application) ??
+          new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire, flush })
         routes.set(application, route)
       }
     } catch {}
@@ -97,7 +98,9 @@ export default function createMeshPortInterceptor (options = {}) {
 function sendOver (link, opts, handler, route = null) {
   link.calls++
   const view = poolHandler(handler, link)
-  if (route !== null && view instanceof OldApiView && idempotent(opts)) view.again = (err) => sendAgain(route, link, opts, view, err)
+  if (route !== null && view instanceof OldApiView && idempotent(opts)) {
+    view.again = (err) => sendAgain(route, link, opts, view, err)
+  }
   return dispatchOn(link, opts, view)
 }
 
@@ -137,7 +140,8 @@ function sendAgain (route, from, opts, view, err) {
 
 /** @param {import('undici').Dispatcher.DispatchOptions} opts */
 function idempotent (opts) {
-  return (opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS') && opts.body == null && !opts.upgrade
+  const safe = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS'
+  return safe && opts.body == null && !opts.upgrade
 }
 
 /**
@@ -158,10 +162,12 @@ function applicationIds () {
 /**
  * One target application in meshPortStats().
  * @typedef {object} MeshPortTargetStats
- * @property {string} path  'http-port', 'mesh' (refused: see reason), 'waiting' (no worker started yet) or 'unknown' (not looked at yet)
+ * @property {string} path  'http-port', 'mesh' (refused: see reason), 'waiting' (no worker started yet)
+ *   or 'unknown' (not looked at yet)
  * @property {string} reason  why the target is on the mesh ('' otherwise)
  * @property {number} meshCalls  requests this thread left to the mesh
- * @property {{ worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[]} workers  one link per target worker: requests over it, passed over now as silent, how often it was
+ * @property {{ worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[]} workers
+ *   one link per target worker: requests over it, passed over now as silent, how often it was
  */
 
 /** @typedef {Record<string, MeshPortTargetStats>} MeshPortStats  by target application id */
@@ -180,7 +186,9 @@ export function meshPortStats () {
       path: route.mode,
       reason: route.reason,
       meshCalls: route.meshCalls,
-      workers: route.links.map((l) => ({ worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls }))
+      workers: route.links.map((l) => ({
+        worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls
+      }))
     }
   }
   return out

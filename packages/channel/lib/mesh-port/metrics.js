@@ -39,7 +39,8 @@ let registered = false
  * @param {string} target
  * @param {'http-port' | 'mesh'} path
  * @param {number | null} worker  the target worker's index (null over the mesh, which picks it)
- * @param {'http' | 'frames'} [wire]  labelled only on a frames-wire link (`wire: 'frames'`): which wire carried the request
+ * @param {'http' | 'frames'} [wire]  labelled only on a frames-wire link (`wire: 'frames'`): which wire carried
+ *   the request
  * @returns {Tally}
  */
 export function tally (target, path, worker, wire) {
@@ -75,12 +76,17 @@ function entryOf (tallies, labels) {
   return entry
 }
 
+const REQUESTS_HELP = 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them ' +
+  '(http-port, or mesh on fallback; with wire: \'frames\', the wire label says frames or http)'
+const RETRIES_HELP = 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, ' +
+  'by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)'
+
 /** Registers the counters once the worker's registry exists; false outside Watt (tried again later). */
 function register () {
   const prometheus = wattPrometheus()
   if (!prometheus?.client || !prometheus?.registry) return false
-  counter(prometheus, REQUESTS_METRIC, 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them (http-port, or mesh on fallback; with wire: \'frames\', the wire label says frames or http)', ['target', 'path', 'targetWorker', 'wire'], entries)
-  counter(prometheus, RETRIES_METRIC, 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)', ['target', 'reason'], retries)
+  counter(prometheus, REQUESTS_METRIC, REQUESTS_HELP, ['target', 'path', 'targetWorker', 'wire'], entries)
+  counter(prometheus, RETRIES_METRIC, RETRIES_HELP, ['target', 'reason'], retries)
   return true
 }
 

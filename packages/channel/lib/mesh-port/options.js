@@ -8,7 +8,7 @@ import { checkPoolOptions } from '../http/dispatcher.js'
  * @typedef {object} MeshPortOptions
  * @property {number} [connections]  http-port connections per target worker (the calls in flight to it); default 32
  * @property {number} [window]       flow-control window per connection and direction, bytes
- * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} [pool]  other undici Pool options (timeouts, keep-alive)
+ * @property {import('../http/dispatcher.js').PoolOptions} [pool]  other undici Pool options (timeouts, keep-alive)
  * @property {string[]} [exclude]    applications always left to the mesh
  * @property {boolean} [retry]       send a GET, HEAD or OPTIONS without a body whose worker died before answering
  *   to another worker, once; default true
@@ -26,17 +26,24 @@ const KNOWN = ['connections', 'window', 'pool', 'exclude', 'retry', 'wire', 'flu
  */
 export function meshPortOptions (options = {}) {
   const given = options ?? {}
-  if (typeof given !== 'object' || Array.isArray(given)) throw new InvalidOptionError('mesh-port: "options" must be an object')
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new InvalidOptionError('mesh-port: "options" must be an object')
+  }
   const unknown = Object.keys(given).filter((key) => !KNOWN.includes(key))
   if (unknown.length > 0) {
-    throw new InvalidOptionError(`mesh-port: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${KNOWN.join(', ')})`)
+    const names = unknown.map((k) => JSON.stringify(k)).join(', ')
+    throw new InvalidOptionError(`mesh-port: unknown option ${names} (known: ${KNOWN.join(', ')})`)
   }
-  const { connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'turn' } = /** @type {MeshPortOptions} */ (given)
+  const {
+    connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'turn'
+  } = /** @type {MeshPortOptions} */ (given)
   const fail = (/** @type {string} */ name, /** @type {string} */ what, /** @type {unknown} */ value) =>
     new InvalidOptionError(`mesh-port: "${name}" must be ${what}, not ${JSON.stringify(value)}`)
   if (wire !== 'http' && wire !== 'frames') throw fail('wire', '"http" or "frames"', wire)
   if (flush !== 'turn' && flush !== 'callback') throw fail('flush', '"turn" or "callback"', flush)
-  if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string')) throw fail('exclude', 'an array of application ids', exclude)
+  if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string')) {
+    throw fail('exclude', 'an array of application ids', exclude)
+  }
   if (typeof retry !== 'boolean') throw fail('retry', 'true or false', retry)
   let checked
   try {

@@ -67,10 +67,25 @@ class OldApiView extends Settling {
   }
 
   onResponseStarted () { this.answered = true; return this.handler.onResponseStarted?.() }
-  /** @param {number} statusCode @param {Buffer[]} rawHeaders @param {() => void} resume @param {string} statusMessage */
-  onHeaders (statusCode, rawHeaders, resume, statusMessage) { this.answered = true; return this.handler.onHeaders(statusCode, rawHeaders, resume, statusMessage) }
+
+  /**
+   * @param {number} statusCode
+   * @param {Buffer[]} rawHeaders
+   * @param {() => void} resume
+   * @param {string} statusMessage
+   */
+  onHeaders (statusCode, rawHeaders, resume, statusMessage) {
+    this.answered = true
+    return this.handler.onHeaders(statusCode, rawHeaders, resume, statusMessage)
+  }
+
   /** @param {number} statusCode @param {Buffer[]} rawHeaders @param {import('node:net').Socket} socket */
-  onUpgrade (statusCode, rawHeaders, socket) { this.answered = true; this.settle(); return this.handler.onUpgrade(statusCode, rawHeaders, socket) }
+  onUpgrade (statusCode, rawHeaders, socket) {
+    this.answered = true
+    this.settle()
+    return this.handler.onUpgrade(statusCode, rawHeaders, socket)
+  }
+
   /** @param {Buffer} chunk */
   onData (chunk) { return this.handler.onData(chunk) }
   /** @param {Buffer[] | null} rawTrailers */
@@ -87,10 +102,28 @@ class OldApiView extends Settling {
 class NewApiView extends Settling {
   /** @param {any} controller @param {object} context */
   onRequestStart (controller, context) { return this.handler.onRequestStart?.(controller, context) }
-  /** @param {any} controller @param {number} statusCode @param {Record<string, string | string[]>} headers @param {import('node:net').Socket} socket */
-  onRequestUpgrade (controller, statusCode, headers, socket) { this.settle(); return this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket) }
-  /** @param {any} controller @param {number} statusCode @param {Record<string, string | string[]>} headers @param {string} statusMessage */
-  onResponseStart (controller, statusCode, headers, statusMessage) { return this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage) }
+
+  /**
+   * @param {any} controller
+   * @param {number} statusCode
+   * @param {Record<string, string | string[]>} headers
+   * @param {import('node:net').Socket} socket
+   */
+  onRequestUpgrade (controller, statusCode, headers, socket) {
+    this.settle()
+    return this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket)
+  }
+
+  /**
+   * @param {any} controller
+   * @param {number} statusCode
+   * @param {Record<string, string | string[]>} headers
+   * @param {string} statusMessage
+   */
+  onResponseStart (controller, statusCode, headers, statusMessage) {
+    return this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage)
+  }
+
   /** @param {any} controller @param {Buffer} chunk */
   onResponseData (controller, chunk) { return this.handler.onResponseData?.(controller, chunk) }
   /** @param {any} controller @param {Record<string, string | string[]>} trailers */

@@ -38,7 +38,8 @@ export function supportOf ({ version, workerData, platformatic }) {
     const release = parseVersion(version)
     if (release === null) return no(`cannot read the version ${JSON.stringify(version)}`)
     if (release[0] >= NEXT_MAJOR) return no(`only Watt 3 is supported, from ${OLDEST_SUPPORTED}`)
-    if (compare(release, /** @type {number[]} */ (parseVersion(OLDEST_SUPPORTED))) < 0) return no(`older than ${OLDEST_SUPPORTED}, the oldest release tested`)
+    const oldest = /** @type {number[]} */ (parseVersion(OLDEST_SUPPORTED))
+    if (compare(release, oldest) < 0) return no(`older than ${OLDEST_SUPPORTED}, the oldest release tested`)
   }
   // An unknown version is judged by what the drop-in needs alone.
   if (!configuredApplications(workerData) || typeof workerApplicationId(workerData) !== 'string') {
@@ -68,7 +69,9 @@ export function runtimeVersion () {
   const candidates = [fromWorkerFile]
   try {
     const root = runtimeRoot()
-    if (typeof root === 'string') candidates.push(createRequire(join(root, 'package.json')).resolve('@platformatic/runtime/package.json'))
+    if (typeof root === 'string') {
+      candidates.push(createRequire(join(root, 'package.json')).resolve('@platformatic/runtime/package.json'))
+    }
   } catch {}
   for (const file of candidates) {
     if (file === null) continue

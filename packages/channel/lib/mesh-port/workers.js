@@ -32,7 +32,9 @@ export class WorkerDirectory {
    */
   async ask (application) {
     const itc = wattItc()
-    if (!itc) throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread (globalThis.platformatic.itc)')
+    if (!itc) {
+      throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread (globalThis.platformatic.itc)')
+    }
     return startedWorkers(itc, application)
   }
 

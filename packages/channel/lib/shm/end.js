@@ -25,8 +25,18 @@ const BATCH_CHARS = 64 * 1024
 export const MESSAGE_SLACK = 4 * BATCH_CHARS
 
 /**
+ * @typedef {object} ShmEndOptions
+ * @property {SharedArrayBuffer} inbound  the ring this end reads
+ * @property {SharedArrayBuffer} outbound  the ring this end writes
+ * @property {number} maxMessageBytes
+ * @property {import('../flush.js').Flush} flush
+ * @property {BellKind} bell
+ * @property {boolean} [idleFlag]
+ */
+
+/**
  * @param {import('node:worker_threads').MessagePort} port
- * @param {{ inbound: SharedArrayBuffer, outbound: SharedArrayBuffer, maxMessageBytes: number, flush: import('../flush.js').Flush, bell: BellKind, idleFlag?: boolean }} options
+ * @param {ShmEndOptions} options
  * @returns {import('../port-end.js').ChannelEnd}
  */
 export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell, idleFlag = true }) {
@@ -57,7 +67,8 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
       // Payload slots hold JSON text already (CALL's b, OK's a, ERR's b); the other
       // slots are names, codes, messages or 0.
       const op = frames[i]
-      text += op + ',' + frames[i + 1] + ',' + (op === OK ? frames[i + 2] : JSON.stringify(frames[i + 2])) + ',' + frames[i + 3]
+      const payload = op === OK ? frames[i + 2] : JSON.stringify(frames[i + 2])
+      text += op + ',' + frames[i + 1] + ',' + payload + ',' + frames[i + 3]
     }
     if (writer.write(text + ']')) published = true
     afterWrite(published)
@@ -112,7 +123,10 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
     closed = true
     outbox.clear()
     writer.queue.length = 0
-    if (bell === 'wait-async') { Atomics.add(inHeader, SEQ, 1); Atomics.notify(inHeader, SEQ) } // release our own waiter
+    if (bell === 'wait-async') { // release our own waiter
+      Atomics.add(inHeader, SEQ, 1)
+      Atomics.notify(inHeader, SEQ)
+    }
     port.close()
   }
 

@@ -173,7 +173,9 @@ export class RingReader extends RingView {
       const offset = this.r & mask
       const length = words[offset >> 2]
       const flags = words[(offset >> 2) + 1]
-      if (used > capacity || length < 0 || RECORD_HEADER + length > capacity - offset || RECORD_HEADER + length > used || (flags & ~(MORE | ASCII)) !== 0 || flags === (MORE | ASCII)) {
+      const end = RECORD_HEADER + length
+      const badFlags = (flags & ~(MORE | ASCII)) !== 0 || flags === (MORE | ASCII)
+      if (used > capacity || length < 0 || end > capacity - offset || end > used || badFlags) {
         throw new ChannelError('', CODES.PROTOCOL, 'a corrupt ring record')
       }
       const start = offset + RECORD_HEADER

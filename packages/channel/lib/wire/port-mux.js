@@ -200,7 +200,8 @@ export class PortMux {
     } catch (err) {
       // Runs from setImmediate: a throw here would be uncaught. Every frame is a string,
       // number, plain head or buffer, so this is a bug or a detached buffer: fail the streams.
-      this.lost(new ChannelError(this.peer, CODES.PROTOCOL, `a message could not be posted: ${/** @type {Error} */ (err).message}`))
+      const why = /** @type {Error} */ (err).message
+      this.lost(new ChannelError(this.peer, CODES.PROTOCOL, `a message could not be posted: ${why}`))
     }
   }
 

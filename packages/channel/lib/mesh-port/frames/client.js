@@ -7,18 +7,30 @@ import { DEFAULT_WINDOW, MAX_MOVES, STRING_LIMIT } from '../../wire/signals.js'
 import { OldApiView } from '../pool-handler.js'
 import { FramesCall } from './call.js'
 import { requestHead } from './request-head.js'
+/** @import { PortMux } from '../../wire/port-mux.js' */
 
-/** @typedef {{ inFlight: number, tally: import('../metrics.js').Tally }} CountedLink  links.js's Link, as far as this wire needs it */
+/**
+ * @typedef {{ inFlight: number, tally: import('../metrics.js').Tally }} CountedLink
+ *   links.js's Link, as far as this wire needs it
+ */
 
-/** @type {WeakMap<import('../../wire/port-mux.js').PortMux, FramesClient>} each mux's frames wire, for a refused request to move to */
+/**
+ * @typedef {object} FramesClientOptions
+ * @property {string} application
+ * @property {number} [window]
+ * @property {import('../metrics.js').Tally} tally  this wire's requests
+ * @property {CountedLink} [link]  the route's link (its in-flight count and HTTP tally)
+ * @property {import('../../http/dispatcher.js').PortPool} [pool]  the link's HTTP wire, whose close (its mux
+ *   closes after it) waits for this wire's calls
+ */
+
+/** @type {WeakMap<PortMux, FramesClient>} each mux's frames wire, for a refused request to move to */
 const clients = new WeakMap()
 
 export class FramesClient {
   /**
-   * @param {import('../../wire/port-mux.js').PortMux} mux
-   * @param {{ application: string, window?: number, tally: import('../metrics.js').Tally, link?: CountedLink, pool?: import('../../http/dispatcher.js').PortPool }} options
-   *   tally: this wire's requests; link: the route's link (its in-flight count and HTTP tally);
-   *   pool: the link's HTTP wire, whose close (its mux closes after it) waits for this wire's calls
+   * @param {PortMux} mux
+   * @param {FramesClientOptions} options
    */
   constructor (mux, { application, window = DEFAULT_WINDOW, tally, link, pool }) {
     this.mux = mux

@@ -8,10 +8,12 @@ import { DEFAULT_WINDOW } from '../../wire/signals.js'
 import { serverClasses } from '../../node-internals.js'
 import { Exchange } from './exchange.js'
 
+/** @typedef {{ IncomingMessage: typeof http.IncomingMessage, ServerResponse: typeof http.ServerResponse }} Classes */
+
 /**
  * The classes the server makes its requests and answers with (createServer's
  * IncomingMessage and ServerResponse options), read from its own symbols once.
- * @type {WeakMap<http.Server, { IncomingMessage: typeof http.IncomingMessage, ServerResponse: typeof http.ServerResponse }>}
+ * @type {WeakMap<http.Server, Classes>}
  */
 const classesOf = new WeakMap()
 
