@@ -6,8 +6,9 @@
 //   server     'http' (createServer + listen), 'new' (new http.Server + listen), 'fastify' (a server
 //              announced as Fastify's, never listening), 'two' (two servers), 'none'
 //   dropIn     false: the worker does not run the drop-in (its messaging has no handler for it)
+//   messaging  false: Watt gave the worker no messaging (the drop-in's callee cannot register)
 //   dispatchers  name → the drop-in's options: each a fake mesh composed with its own interceptor
-// Every request the server sees is posted to the runtime ({ type: 'seen' }); GET /hang waits
+// Every request the server sees is posted to the runtime ({ type: 'seen' }); /hang… waits
 // until the runtime says 'release'. The runtime drives the worker with { type: 'rpc' } messages.
 import { EventEmitter } from 'node:events'
 import { channel } from 'node:diagnostics_channel'
@@ -110,7 +111,7 @@ if (fake.dropIn !== false) {
     dispatchers.set(name, mesh.compose(createMeshPortInterceptor(options)))
   }
 }
-globalThis.platformatic.messaging = messaging
+if (fake.messaging !== false) globalThis.platformatic.messaging = messaging
 globalThis.platformatic.events.emit('start')
 
 /** @type {http.ServerResponse[]} */
@@ -130,7 +131,7 @@ function listener (req, res) {
       const body = Buffer.concat(parts).toString()
       res.end(JSON.stringify({ worker: index, thread: threadId, method: req.method, path: req.url, ready, body }))
     }
-    if (req.url === '/hang' && !released) hanging.push(Object.assign(res, { answer }))
+    if (req.url?.startsWith('/hang') && !released) hanging.push(Object.assign(res, { answer }))
     else answer()
   })
 }
@@ -158,12 +159,20 @@ if (fake.server === 'http' || fake.server === undefined) {
 await Promise.all(servers.map(listen))
 
 /**
- * One request through a named dispatcher, its outcome as data.
- * @param {{ via?: string, url: string, method?: string, body?: string, kind?: 'request' | 'upgrade' | 'connect' }} call
+ * One request through a named dispatcher, its outcome as data. kind 'raw': dispatch options as
+ * given (`origin` a string, 'URL' for url's as a URL object, or absent).
+ * @param {{ via?: string, url: string, method?: string, body?: string, kind?: string, origin?: string,
+ *   abortAfter?: number }} call
  */
-async function call ({ via = 'default', url, method = 'GET', body, kind = 'request' }) {
+async function call ({ via = 'default', url, method = 'GET', body, kind = 'request', origin, abortAfter }) {
   const dispatcher = /** @type {Dispatcher} */ (dispatchers.get(via))
+  const signal = abortAfter === undefined ? undefined : AbortSignal.timeout(abortAfter)
   try {
+    if (kind === 'raw') {
+      const options = { origin: origin === 'URL' ? new URL(url) : origin, path: new URL(url).pathname, method }
+      const answer = await dispatcher.request(/** @type {any} */ (options))
+      return { status: answer.statusCode, via: answer.headers['x-via'] ?? 'http-port', body: await answer.body.text() }
+    }
     if (kind === 'upgrade') {
       const { origin, pathname } = new URL(url)
       await dispatcher.upgrade(/** @type {any} */ ({ origin, path: pathname, protocol: 'websocket' }))
@@ -174,7 +183,7 @@ async function call ({ via = 'default', url, method = 'GET', body, kind = 'reque
       await dispatcher.connect({ origin, path: pathname })
       return { connected: true }
     }
-    const answer = await request(url, { dispatcher, method: /** @type {any} */ (method), body })
+    const answer = await request(url, { dispatcher, method: /** @type {any} */ (method), body, signal })
     return { status: answer.statusCode, via: answer.headers['x-via'] ?? 'http-port', body: await answer.body.text() }
   } catch (err) {
     const { name, code, message } = /** @type {any} */ (err)
@@ -202,7 +211,9 @@ const ops = {
     released = true
     for (const res of hanging.splice(0)) /** @type {any} */ (res).answer()
   },
-  crash: () => { setImmediate(() => { throw new Error('crashed on purpose') }) }
+  crash: () => { setImmediate(() => { throw new Error('crashed on purpose') }) },
+  // the ITC gone (no Watt runtime to ask): routes looked at from now on cannot ask for workers
+  dropItc: () => { delete globalThis.platformatic.itc }
 }
 
 port.on('message', async (/** @type {any} */ message) => {

@@ -7,9 +7,10 @@ import { FakeRuntime, until } from '../helpers/fake-watt.js'
 const json = (/** @type {{ body: string }} */ answer) => JSON.parse(answer.body)
 
 t.test("targets without one server refuse: calls to them take the mesh; a late worker's are linked", async (t) => {
-  const runtime = new FakeRuntime(t, ['caller', 'bare', 'double', 'plain', 'late'])
+  const runtime = new FakeRuntime(t, ['caller', 'bare', 'double', 'plain', 'late', 'nobody'])
   const [caller] = await Promise.all([
-    runtime.start('caller', 0, { server: 'none' }),
+    // Watt gave it no messaging: it cannot serve the drop-in, and it calls as any other
+    runtime.start('caller', 0, { server: 'none', messaging: false }),
     runtime.start('bare', 0, { server: 'none' }),
     runtime.start('double', 0, { server: 'two' }),
     runtime.start('plain', 0, { dropIn: false })
@@ -28,6 +29,8 @@ t.test("targets without one server refuse: calls to them take the mesh; a late w
   const logs = await caller.rpc('logs')
   const refused = /^mesh-port: bare over Watt's mesh: no node:http server/
   t.ok(logs.some((/** @type {any} */ l) => l.level === 'info' && refused.test(l.msg)), 'logged at info')
+  const unserved = /^mesh-port: this worker does not serve http-port: .*needs Watt messaging/
+  t.ok(logs.some((/** @type {any} */ l) => l.level === 'warn' && unserved.test(l.msg)), 'the caller cannot serve')
 
   // The runtime's broadcast of a new worker makes the caller look again; a second one listed
   // but gone by then fails its handshake without a refusal: the caller looks again later.
@@ -39,4 +42,10 @@ t.test("targets without one server refuse: calls to them take the mesh; a late w
   t.equal(json(answer).thread, late.thread)
   const failed = 'mesh-port: late: handshake with worker 1 failed (no worker 1 of late); looking again'
   t.ok((await caller.rpc('logs')).some((/** @type {any} */ l) => l.msg === failed), 'the unreachable one logged')
+
+  // without the runtime's ITC a target's workers cannot be asked for: the mesh, with a warning
+  await caller.rpc('dropItc')
+  t.equal((await caller.call({ url: 'http://nobody.plt.local/x' })).via, 'mesh')
+  const noItc = /^mesh-port: nobody: .*no Watt ITC in this thread/
+  t.ok((await caller.rpc('logs')).some((/** @type {any} */ l) => l.level === 'warn' && noItc.test(l.msg)), 'warned')
 })

@@ -1,7 +1,8 @@
 // The drop-in end to end under a fake Watt (helpers/fake-watt.js): real worker threads, the
 // factory called as Watt calls it, handshakes over MessagePorts the fake runtime hands out.
 // Which requests take http-port and which fall through to the mesh (drop-in-refusals.test.js:
-// targets that refuse; drop-in-workers.test.js: workers that stop or crash).
+// targets that refuse; drop-in-workers.test.js and drop-in-frames.test.js: workers that stop,
+// crash and restart).
 import { once } from 'node:events'
 import t from 'tap'
 import createMeshPortInterceptor from '../../mesh-port.js'
@@ -65,4 +66,21 @@ t.test('<app>.plt.local takes http-port; other hosts, excluded apps and upgrades
   const logs = await caller.rpc('logs')
   const linked = 'mesh-port: target over http-port (1 worker)'
   t.ok(logs.some((/** @type {any} */ l) => l.level === 'info' && l.msg === linked), 'logged at info')
+
+  // dispatch options as undici's other APIs pass them: an origin given as a URL, none, a bad one
+  const raw = await caller.calls([
+    { kind: 'raw', url: 'http://target.plt.local/url', origin: 'URL' },
+    { kind: 'raw', url: 'http://target.plt.local/none' },
+    { kind: 'raw', url: 'http://target.plt.local/bad', origin: 'not a url' }
+  ])
+  t.same(raw.map((a) => a.via), ['http-port', 'mesh', 'mesh'])
+
+  // A GET its caller abandons is not sent again; with no other worker, a crash fails a GET too.
+  const [abandoned] = await caller.calls([{ url: 'http://target.plt.local/hang-abandoned', abortAfter: 50 }])
+  t.match(abandoned.error, { name: /^(AbortError|TimeoutError)$/ })
+  const hung = caller.call({ url: 'http://target.plt.local/hang' })
+  await until(() => target.seen.some((s) => s.path === '/hang'), 'the request to reach the target')
+  await target.rpc('crash')
+  t.match(await hung, { error: { name: 'ChannelError', code: 'WATT_CHANNEL_CLOSED', application: 'target' } })
+  t.same((await caller.stats()).target.workers, [], 'the link to the crashed worker is dropped')
 })
