@@ -1,8 +1,7 @@
 // @ts-check
-// The wire format shared by every channel kind: one message carries a batch of
-// frames laid flat in one array, four slots per frame: [op, id, a, b, op, id, a, b, …].
-// Flat arrays of primitives cost structured clone (and JSON) less than an object
-// per frame, and a fixed stride makes validation one modulo.
+// The wire format shared by every channel kind: one message carries a batch of frames laid flat in one
+// array, four slots per frame ([op, id, a, b, …]): flat arrays of primitives cost structured clone (and
+// JSON) less than an object per frame, and a fixed stride makes validation one modulo.
 import { CODES } from './errors.js'
 
 export const STRIDE = 4

@@ -1,9 +1,7 @@
 // @ts-check
-// One timer per channel for every call's deadline, instead of a setTimeout per call
-// (arming and clearing one per call cost, D-deadline-timer). The timer
-// is armed for the earliest deadline; when it fires, the owner expires what is due
-// and arms it for the next one. While armed it keeps the event loop alive, which is
-// what a pending call needs (the ports themselves are unref'd).
+// One timer per channel for every call's deadline, not a setTimeout per call (D-deadline-timer): armed for the
+// earliest, it has the owner expire what is due when it fires, then arms for the next. While armed it keeps
+// the event loop alive, which is what a pending call needs (the ports themselves are unref'd).
 
 export class DeadlineTimer {
   /** @param {(now: number) => number} onDue expires what is due, returns the next deadline or Infinity */

@@ -1,20 +1,7 @@
 // @ts-check
-// Watt 3.67's messaging (@platformatic/runtime lib/worker/messaging.js, `send`)
-// asks the runtime for a channel to a worker on the first send to it. Two first
-// sends that race both ask, and the second channel replaces the first in its
-// table: the first stays open, listened to and referenced, so the calling thread
-// never exits at stop (the runtime waits 10 s and kills it, ports held meanwhile).
-// Seen in the lab's entry: parallel first requests over two channel kinds.
-//
-// The fix on this side: until every worker of an application has answered once,
-// sends to that application go one at a time. Messaging picks workers round robin,
-// so N sends in a row reach N workers; after that, sends run concurrently as before.
-// A change in the application's workers (start, stop, crash, restart) re-arms it.
-//
-// A send waits for the one before it for at most `maxWaitMs`: Watt's send can hang
-// for up to 90 s when it meets a worker that is being replaced, and every later first
-// contact would queue behind it (D-send-hang).
-// A channel a race then orphans is still closed at the thread's exit (lost-channels.js).
+// Of two first sends to a worker that race, Watt 3.67's messaging keeps the second's channel and leaves the
+// first open and referenced: the thread never exits at stop. So until every worker of an application has
+// answered once, sends to it go one at a time (a channel orphaned anyway is closed at exit: lost-channels.js).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { configuredApplications } from './watt/globals.js'
 import { watchWorkers as followWorkers } from './watt/itc.js'
@@ -83,7 +70,9 @@ export function serializeFirstContact (messaging, {
   const wrapped = {
     send (application, name, data, options) {
       const gate = gateOf(application)
+      // messaging picks workers round robin: N sends in a row reach N workers, and then sends run freely
       if (gate.answered >= gate.workers) return messaging.send(application, name, data, options)
+      // at most maxWaitMs behind the send before: Watt's send can hang on a worker being replaced (D-send-hang)
       const waited = new AbortController()
       const turn = Promise.race([gate.queue, sleep(maxWaitMs, undefined, { signal: waited.signal }).catch(() => {})])
         .then(() => { waited.abort(); return messaging.send(application, name, data, options) })

@@ -1,9 +1,7 @@
 // @ts-check
-// When what one side writes leaves, for every channel of the package (one vocabulary):
-// 'callback' at the end of the current callback (a microtask: a lone call costs no extra
-// turn); 'turn' at the end of the event-loop turn (setImmediate: the frames of several
-// callbacks, e.g. the requests parsed in one poll, leave together, for a little latency).
-// The message channels default to 'callback', the HTTP wires to 'turn' (D-one-post-per-turn).
+// When what one side writes leaves, one vocabulary for every channel: 'callback' at the end of the current
+// callback (a microtask: a lone call costs no extra turn), 'turn' at the end of the event-loop turn (several
+// callbacks' frames leave together). Message channels default to 'callback', HTTP ones to 'turn' (D-one-post-per-turn).
 import { InvalidOptionError } from './errors.js'
 
 /** @typedef {'callback' | 'turn'} Flush */

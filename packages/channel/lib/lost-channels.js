@@ -1,18 +1,7 @@
 // @ts-check
-// Watt 3.67's messaging (@platformatic/runtime lib/worker/messaging.js) can lose
-// track of a channel it asked the runtime for. Its close() at stop then misses
-// that channel, which stays listened to and referenced: the thread does not
-// exit, and the runtime kills it after 10 s, ports held meanwhile. Seen in the
-// lab's entry (test/web/stop.test.js under parallel tests, D-lost-channels).
-// The path that code reading shows: a
-// workers broadcast arriving while `send` awaits 'getWorkerMessagingChannel'
-// rebuilds messaging's worker table from copies, and the channel is stored on
-// the discarded entry (first-contact.js guards the other path, racing sends).
-//
-// The fix on this side: remember every channel the runtime hands this thread for
-// messaging, and close those still open when Watt says the thread is done
-// ('exit', emitted right after its own messaging.close()).
-
+// Watt 3.67's messaging can lose track of a channel it asked the runtime for (a workers broadcast arriving
+// while `send` awaits one rebuilds its table from copies): its close() at stop misses it, and the thread does
+// not exit (D-lost-channels). So every such channel is remembered, and closed on Watt's 'exit'.
 import { events as wattEvents, EXIT_EVENT, itc as wattItc, platformatic as wattGlobal } from './watt/globals.js'
 import { GET_WORKER_MESSAGING_CHANNEL } from './watt/itc.js'
 

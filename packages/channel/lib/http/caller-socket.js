@@ -1,8 +1,7 @@
 // @ts-check
-// The caller's end of an http-port connection (undici's socket). It fails with
-// ChannelErrors naming the application, and keeps what it sent since it last heard
-// from the peer: a request a stopping worker refused moves, with this connection, to
-// another worker of the application, sent again; undici sees one socket throughout.
+// The caller's end of an http-port connection (undici's socket): it fails with ChannelErrors naming the
+// application, and keeps what it sent since the peer last spoke, so a request a stopping worker refused
+// moves with its connection to another worker, sent again; undici sees one socket throughout.
 import { ChannelError, CODES } from '../errors.js'
 import { MAX_MOVES, OPEN, REFUSED, REPLAY_BYTES } from '../wire/signals.js'
 import { PortSocket } from './port-socket.js'

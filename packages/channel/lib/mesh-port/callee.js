@@ -1,8 +1,7 @@
 // @ts-check
-// Callee side of the drop-in: once the worker's application starts, answer
-// mesh-port handshakes by handing each caller's connections to the application's
-// own http.Server (servers.js finds it). A worker with no server to offer refuses
-// the handshake, and its callers keep using Watt's mesh.
+// Callee side of the drop-in: once the worker's application starts, mesh-port handshakes hand each caller's
+// connections to the application's own http.Server (servers.js finds it). A worker with no server to offer
+// refuses the handshake, and its callers keep using Watt's mesh.
 import { threadId } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'

@@ -1,10 +1,7 @@
 // @ts-check
-// The drop-in: an undici interceptor for Watt's runtime-level `undici.interceptors`,
-// which Watt composes in front of its mesh in every worker. Requests to
-// http://<app>.plt.local go over http-port to the app's own http.Server, one link
-// per worker; everything else, and every app that does not serve http-port, falls
-// through to the mesh unchanged. The same factory installs the callee side in the
-// worker it runs in, so one config entry covers callers and callees alike.
+// The drop-in: an undici interceptor that Watt composes in front of its mesh in every worker. Requests to
+// http://<app>.plt.local go over http-port to the app's own http.Server, one link per worker; the rest fall
+// through to the mesh. The same factory installs the callee side, so one config entry serves both ends.
 import { configuredApplications, workerApplicationId } from '../watt/globals.js'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'

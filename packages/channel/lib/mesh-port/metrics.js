@@ -1,12 +1,7 @@
 // @ts-check
-// One Prometheus counter in the worker's own registry (Watt's metrics endpoint
-// gathers every worker's, labelled with applicationId and workerId), so a user
-// sees which path requests took: watt_lab_mesh_port_requests_total{target, path, targetWorker}.
-// Made on first use: the registry exists only once the application has started.
-//
-// A request only bumps a plain number; the counter takes the new counts when it is
-// read (its collect): prom-client's label hashing and validation per request cost the
-// caller thread more (D-lazy-counter).
+// One Prometheus counter in the worker's own registry (Watt's metrics endpoint gathers every worker's), so a
+// user sees which path requests took: watt_lab_mesh_port_requests_total{target, path, targetWorker}. Made on
+// first use: the registry exists only once the application has started.
 import { prometheus as wattPrometheus } from '../watt/globals.js'
 
 export const REQUESTS_METRIC = 'watt_lab_mesh_port_requests_total'
@@ -91,7 +86,8 @@ function register () {
 }
 
 /**
- * A counter that takes the tallies' new counts when it is read.
+ * A counter that takes the tallies' new counts when it is read: a request only bumps a plain number, as
+ * prom-client's label hashing and validation per request cost the caller thread more (D-lazy-counter).
  * @param {any} prometheus
  * @param {string} name
  * @param {string} help

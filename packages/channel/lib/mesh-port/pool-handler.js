@@ -1,16 +1,7 @@
 // @ts-check
-// The handler the drop-in hands to a link's Pool. It counts the link's calls in
-// flight (from dispatch until the answer ends, fails or upgrades): the route reads
-// that count at each choice of worker, where undici's `pool.stats` walked every
-// connection of the pool five times (D-in-flight-count).
-//
-// undici's compose() wraps every handler that reaches an interceptor in a WrapHandler
-// (the new handler API). A Pool speaks the old API and, given a handler with the new
-// one, wraps it back in an UnwrapHandler: then every response's raw headers are parsed
-// into an object, and turned back into Buffers, before the caller's handler parses them
-// again. A WrapHandler still answers the old API by passing each call straight to the
-// handler it wraps, so the Pool gets a view of that side alone: the same calls, in the
-// same order, without the round trip (the tcp transport's path exactly).
+// The handler the drop-in hands to a link's Pool: it counts the link's calls in flight for the route's choice
+// of worker (D-in-flight-count), and gives the Pool a WrapHandler's old-API side (tcp's path): given the new
+// API, a Pool's UnwrapHandler would parse each answer's raw headers into an object and back into Buffers.
 
 /** @typedef {{ inFlight: number }} Counted */
 
@@ -133,10 +124,9 @@ class NewApiView extends Settling {
 }
 
 /**
- * What to pass to Pool.dispatch for `handler`, counted in `link.inFlight` until it
- * settles: the old-API view of a WrapHandler, a new-API handler as a new-API one.
- * (compose() wraps every old-API handler in a WrapHandler before an interceptor sees
- * it; one that came here bare would get the old-API view too.)
+ * What to pass to Pool.dispatch for `handler`, counted in `link.inFlight` until it settles: the old-API view
+ * of a WrapHandler, a new-API handler as a new-API one (compose() wraps every old-API handler in a
+ * WrapHandler before an interceptor sees it; one that came here bare would get the old-API view too).
  * @param {any} handler
  * @param {Counted} link
  * @returns {OldApiView | NewApiView}  (a DispatchHandler of either API)

@@ -1,9 +1,7 @@
 // @ts-check
-// Whether the Watt running this worker is one the drop-in supports. On any other,
-// the drop-in stands aside (every call stays on the mesh) rather than risk an app:
-// a release outside the tested range, or a worker without what the drop-in reads
-// when Watt creates it. What it reads later (the ITC, messaging) is checked where
-// it is used, and its absence sends that target to the mesh.
+// Whether the Watt running this worker is one the drop-in supports; on any other it stands aside (every call
+// stays on the mesh) rather than risk an app. What it reads later (the ITC, messaging) is checked where it is
+// used, and its absence sends that target to the mesh.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -57,10 +55,9 @@ export function checkSupport () {
 }
 
 /**
- * The version of the Watt runtime package (platformatic's runtime) that started this worker. Watt starts
- * every worker from that package's lib/worker/main.js, which is then the worker's
- * process.argv[1]; failing that, the copy the app resolves from the runtime's root
- * (workerData.dirname, where Watt resolves the interceptors themselves).
+ * The version of the Watt runtime package that started this worker: Watt starts every worker from its
+ * lib/worker/main.js, the worker's process.argv[1]; failing that, the copy the app resolves from the
+ * runtime's root (workerData.dirname, where Watt resolves the interceptors themselves).
  * @returns {string | null}
  */
 export function runtimeVersion () {

@@ -1,8 +1,7 @@
 // @ts-check
-// The started workers of every application: asked of the runtime (ITC
-// 'getWorkers') whenever a route looks, and followed on the runtime's broadcast,
-// which it posts on every worker start, stop, crash and restart, only to know
-// when to look again.
+// The started workers of every application: asked of the runtime (ITC 'getWorkers') whenever a route looks,
+// and followed on the runtime's broadcast (posted on every worker start, stop, crash and restart) only to
+// know when to look again.
 import { ChannelError, CODES } from '../errors.js'
 import { itc as wattItc } from '../watt/globals.js'
 import { startedWorkers, watchWorkers } from '../watt/itc.js'

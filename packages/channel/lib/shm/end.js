@@ -1,16 +1,7 @@
 // @ts-check
-// The `shm` kind: the same frames as `port`, JSON-encoded into a SharedArrayBuffer
-// ring per direction. The MessagePort from the handshake stays open: it tells each
-// end when the other thread goes away, and (by default) it is the doorbell.
-//
-// Wake-ups. A reader sleeps until rung. Two bells:
-//  - 'port': the writer posts an empty message on the MessagePort;
-//  - 'wait-async': the reader keeps an Atomics.waitAsync pending on a header word,
-//    the writer bumps it and calls Atomics.notify.
-// Either way the writer rings only when the reader said it is idle (IDLE flag, set
-// by the reader once its ring is empty): while the reader is still working, new
-// records need no bell. The reader frees space as it reads and rings the writer
-// back only if the writer said it waits for space (WAITING flag).
+// The `shm` kind: the same frames as `port`, JSON-encoded into a SharedArrayBuffer ring per direction. The
+// handshake's MessagePort stays open: it tells each end when the other thread goes away, and (by default)
+// it is the doorbell that wakes a sleeping reader.
 import { CODES } from '../errors.js'
 import { FAIL, OK } from '../batch.js'
 import { Outbox } from '../flush.js'
@@ -50,6 +41,9 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
   /** @type {(code: import('../errors.js').ChannelErrorCode, reason: string) => void} */
   let lost = () => {}
 
+  // The bell: 'port' posts an empty message, 'wait-async' bumps a header word the reader waits on. A writer
+  // rings only a reader that said it is idle (IDLE, set once its ring is empty: a busy reader needs no bell),
+  // and a reader rings back only a writer that said it waits for space (WAITING).
   const ring = bell === 'wait-async'
     ? () => { Atomics.add(outHeader, SEQ, 1); Atomics.notify(outHeader, SEQ, 1) }
     : () => port.postMessage(0)

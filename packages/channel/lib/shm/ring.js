@@ -1,12 +1,9 @@
 // @ts-check
-// A single-producer single-consumer byte ring in a SharedArrayBuffer. Messages are
-// UTF-8 text cut into records: [u32 length][u32 flags][bytes, padded to 8]. A record
-// never crosses the end of the ring (the writer cuts a fragment there instead), so a
-// message of any size passes through a ring of any size, fragment by fragment, while
-// the reader frees space behind it: memory stays bounded by the ring.
-//
-// Positions are free-running 32-bit byte counters: used = (W - R) mod 2^32.
+// A single-producer single-consumer byte ring in a SharedArrayBuffer. Messages are UTF-8 text cut into
+// records ([u32 length][u32 flags][bytes, padded to 8]) that never cross the ring's end, so a message of any
+// size passes fragment by fragment while the reader frees space: memory stays bounded by the ring.
 
+// Positions are free-running 32-bit byte counters: used = (W - R) mod 2^32.
 export const HEADER_BYTES = 64
 // Int32 slots of the header
 export const W = 0 // bytes written (published with Atomics.store after the record)
@@ -90,10 +87,9 @@ export class RingWriter extends RingView {
       const offset = this.w & mask
       const space = Math.min(free, capacity - offset) - RECORD_HEADER
       if (message.bytes === null) {
-        // Fast path: the whole message as one record, encoded straight into the ring.
-        // When 3 bytes per UTF-16 unit fit, no length count is needed first (a count
-        // costs about what the copy does). Pure ASCII is flagged, so the reader can
-        // decode it as latin1, far cheaper than UTF-8 (D-ascii-latin1).
+        // Fast path: the whole message as one record, encoded straight into the ring, uncounted when 3 bytes
+        // per UTF-16 unit fit (a count costs about what the copy does). Pure ASCII is flagged, so the reader
+        // decodes it as latin1, far cheaper than UTF-8 (D-ascii-latin1).
         const text = message.text
         const room = Math.min(space, this.maxChunk)
         const length = text.length * 3 <= room ? -1 : Buffer.byteLength(text)

@@ -1,9 +1,7 @@
 // @ts-check
-// One MessagePort between a caller thread and a worker, carrying every stream between them
-// (signals.js has the wire format). Frames written in one event-loop turn, on any stream,
-// leave in ONE postMessage at the end of the turn (setImmediate, after the poll phase ran
-// every socket callback): each post wakes the peer thread, the cost of a call
-// (D-one-post-per-turn). At low concurrency that also makes a convoy (D-44-c10).
+// One MessagePort between a caller thread and a worker carries every stream between them (format: signals.js).
+// A turn's frames leave in ONE postMessage at its end (setImmediate, after the poll's socket callbacks): each
+// post wakes the peer thread, the cost of a call (D-one-post-per-turn); at low load, a convoy (D-44-c10).
 import { ChannelError, CODES } from '../errors.js'
 import { scheduler } from '../flush.js'
 import { FRAME_BYTES, GOAWAY, OPEN, PING, PONG, RESET } from './signals.js'

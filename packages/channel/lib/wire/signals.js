@@ -1,29 +1,24 @@
 // @ts-check
-// The wire shared by the HTTP wire and the frames wire: one MessagePort between a caller
-// thread and a worker carries many streams (connections or requests). A message is a flat
-// array of (stream id, payload) pairs:
-//   string      data (latin1, one byte per char: the cheapest thing to post)
-//   Uint8Array  data above STRING_LIMIT, at most FRAME_BYTES, in a transferred FRAME_BYTES
-//               buffer that the reader copies out of and hands back (stream 0)
-//   ArrayBuffer (stream 0) a frame buffer handed back, for the writer to fill again
-//   n > 0       credit: the peer's reader consumed n bytes
-//   object      a request head or an answer head (the frames wire only)
-//   FIN         the sender ended its side of that stream (half-close)
-//   RESET       that stream is gone here: data sent to it went nowhere (a TCP RST)
-//   OPEN        (caller to callee) a new HTTP connection with this id
-//   GOAWAY      (callee to caller, stream 0) the worker is stopping: open no new stream;
-//               those open finish (HTTP/2's GOAWAY)
-//   PING, PONG  (stream 0) "answer if your event loop runs", and the answer
-//   REFUSED     (callee to caller) a request that began after GOAWAY was not served: the
-//               caller may send it to another worker (HTTP/2's REFUSED_STREAM)
-// A closed port (crash, stop, restart, terminate) resets every stream on it.
+// The wire under the HTTP and frames wires: one MessagePort between a caller thread and a worker carries many
+// streams, a message being a flat array of (stream id, payload) pairs. A payload is data (a latin1 string, or a
+// Uint8Array frame, see FRAME_BYTES), credit n > 0, a head (frames wire) or a signal; a lost port resets all.
 
+/** The sender ended its side of that stream (half-close). */
 export const FIN = -1
+/** That stream is gone here: data sent to it went nowhere (a TCP RST). */
 export const RESET = -2
+/** Caller to callee: a new HTTP connection with this id. */
 export const OPEN = -3
+/** Callee to caller, stream 0: the worker is stopping; open no new stream, those open finish (HTTP/2's GOAWAY). */
 export const GOAWAY = -4
+/** Stream 0: "answer if your event loop runs". */
 export const PING = -5
+/** Stream 0: the answer to PING. */
 export const PONG = -6
+/**
+ * Callee to caller: a request that began after GOAWAY was not served, so the caller may send it to another
+ * worker (HTTP/2's REFUSED_STREAM).
+ */
 export const REFUSED = -7
 
 /**

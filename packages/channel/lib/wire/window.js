@@ -1,8 +1,7 @@
 // @ts-check
-// Credit-based flow control of one stream, both directions: a writer may have at most
-// `size` bytes unread by the peer, and a reader returns what it consumed in batches of
-// half a window, so small request/answer pairs never cost a credit frame. Incoming data
-// and credit are checked against the window: a peer that overruns it breaks the protocol.
+// Credit-based flow control of one stream, both directions: a writer may have at most `size` bytes unread by
+// the peer, and a reader returns what it consumed in half-window batches, so small request/answer pairs never
+// cost a credit frame. Incoming data and credit are checked: a peer that overruns the window breaks the protocol.
 import { InvalidOptionError } from '../errors.js'
 
 export class StreamWindow {

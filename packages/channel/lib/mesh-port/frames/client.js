@@ -1,8 +1,7 @@
 // @ts-check
-// A link's frames wire (caller side): requests it can carry go as frames on the
-// link's PortMux; the rest (a handler of undici's new API, bodies undici must
-// encode itself, framing headers, a query object, expect-continue) take the link's
-// HTTP wire. Each path has its own tally, so the counter says which wire took what.
+// A link's frames wire (caller side): requests it can carry go as frames on the link's PortMux; the rest (a
+// new-API handler, bodies undici must encode, framing headers, a query object, expect-continue) take the
+// link's HTTP wire. Each path has its own tally, so the counter says which wire took what.
 import { DEFAULT_WINDOW, MAX_MOVES, STRING_LIMIT } from '../../wire/signals.js'
 import { OldApiView } from '../pool-handler.js'
 import { FramesCall } from './call.js'

@@ -1,10 +1,7 @@
 // @ts-check
-// The request as the callee's server will see it, built from undici's dispatch
-// options without writing HTTP/1.1: the same header lines, in the same order, that
-// undici's client-h1 writes (host, connection, the caller's headers, then
-// content-length or transfer-encoding), so the app's req.headers and rawHeaders are
-// those it gets over the HTTP wire. Anything this does not carry returns null, and
-// the request takes the HTTP wire (index.js counts which).
+// The request as the callee's server will see it, from undici's dispatch options without writing HTTP/1.1:
+// the header lines undici's client-h1 writes, in its order, so req.headers and rawHeaders are those of the
+// HTTP wire. What this cannot carry returns null, and the request takes the HTTP wire (index.js counts which).
 
 /**
  * Methods whose empty body still gets `content-length: 0` (undici's expectsPayload).
