@@ -9,7 +9,7 @@ import { DEFAULT_MAX_RECORD_BYTES } from './record-scanner.js'
  * @property {number} sourcePort      the data-source's own loopback TCP port
  * @property {number} tcpConnections  keep-alive pool size towards the data-source
  * @property {number} upstreamTimeoutMs  longest silence allowed from the data-source
- * @property {number} stallMs         the data-source ends a download that made no progress this long
+ * @property {number} stallMs         the data-source ends a mesh download that made no progress this long
  * @property {number} maxRecordBytes  the largest record a streaming variant holds; larger answers 502
  */
 

@@ -4,6 +4,7 @@
 // its own loopback TCP port (one listener for both). /stats counts open files
 // and responses so tests can prove an aborted download releases everything.
 import { stat } from 'node:fs/promises'
+import { Socket } from 'node:net'
 import { sendFile } from './file-sender.js'
 import { threadMemory } from './thread-memory.js'
 
@@ -14,7 +15,9 @@ import { threadMemory } from './thread-memory.js'
  * not yet released). The producer then holds its file and buffers with no way
  * to learn the consumer left. A response whose file has not moved for `stallMs`
  * is destroyed, which also tears down the port on both sides. Over TCP an abort
- * closes the socket and releases at once; the watchdog never fires there.
+ * closes the socket and releases at once, so the watchdog is not armed there: a
+ * consumer merely slow to read (a loaded machine, a buffered answer waiting for
+ * its memory budget) must not be taken for one that left.
  * @param {{ small?: string, large?: string }} files
  * @param {{ stallMs: number }} options
  */
@@ -40,13 +43,16 @@ export function createDataSourceListener (files, { stallMs }) {
       if (res.destroyed) return
       counters.openFiles++
       let stalled = false
-      const watchdog = setTimeout(() => {
-        stalled = true
-        counters.stalled++
-        res.destroy(new Error(`no progress for ${stallMs} ms: the consumer is gone`))
-      }, stallMs)
+      // A real socket tells us when its consumer leaves; a mesh request's mock socket never does.
+      const watchdog = req.socket instanceof Socket
+        ? undefined
+        : setTimeout(() => {
+          stalled = true
+          counters.stalled++
+          res.destroy(new Error(`no progress for ${stallMs} ms: the consumer is gone`))
+        }, stallMs)
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': size })
-      sendFile(file, size, res, { onRead: () => watchdog.refresh() }).then(() => {
+      sendFile(file, size, res, { onRead: () => watchdog?.refresh() }).then(() => {
         counters.served++
       }, (err) => {
         if (!stalled) counters.aborted++
