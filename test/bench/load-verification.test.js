@@ -4,9 +4,14 @@ import t from 'tap'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import { failuresOf, runLoad } from '../../bench/lib/load.js'
+import { until } from '../helpers/wait.js'
 
+let okRequests = 0
 const server = createServer((req, res) => {
-  if (req.url === '/ok') return res.end('{"a":1}')
+  if (req.url === '/ok') {
+    okRequests++
+    return res.end('{"a":1}')
+  }
   if (req.url === '/wrong') return res.end('{"a":2}')
   res.statusCode = 500
   res.end('{"a":1}')
@@ -40,8 +45,11 @@ t.test('a non-2xx fails the run even with the right body', async (t) => {
 t.test('a signal ends a run early, with what it measured so far', async (t) => {
   const ends = new AbortController()
   const started = Date.now()
+  const before = okRequests
   const run = runLoad({ url: `${base}/ok`, connections: 2, pipelining: 1, duration: 60, expectBody: '{"a":1}', signal: ends.signal })
-  setTimeout(() => ends.abort(), 1000)
+  // 2 connections, one request each at a time: a third request means an answer came back
+  await until(() => okRequests - before >= 3, { what: 'the load to get answers' })
+  ends.abort()
   const result = await run
   t.ok(Date.now() - started < 10_000, `ended after ${Date.now() - started} ms, not the 60 s asked`)
   t.ok(result.status['2xx'] > 0, `${result.status['2xx']} answers measured`)
