@@ -8,8 +8,8 @@ export { serve } from './lib/server.js'
 
 // Types of the options and callbacks above, for TypeScript users (`import type { … } from '@watt-lab/channel'`).
 /** @typedef {import('./lib/errors.js').ChannelErrorCode} ChannelErrorCode */
-/** @typedef {import('./lib/options.js').Kind} Kind */
-/** @typedef {import('./lib/options.js').ConnectOptions} ConnectOptions */
+/** @typedef {import('./lib/client.js').Kind} Kind */
+/** @typedef {import('./lib/client.js').ConnectOptions} ConnectOptions */
 /** @typedef {import('./lib/server.js').Handler} Handler */
 /** @typedef {import('./lib/server.js').ServeOptions} ServeOptions */
 /** @typedef {ReturnType<typeof import('./lib/server.js').serve>} ChannelServer */

@@ -11,11 +11,25 @@ import { PendingCalls } from './pending-calls.js'
 
 const MAX_NAME_LENGTH = 256
 
+/** @typedef {import('./options.js').Kind} Kind */
+
+/**
+ * @typedef {object} ConnectOptions
+ * @property {Kind} [kind] 'port' (default) or 'shm'
+ * @property {number} [timeoutMs] default per-call deadline (30 s)
+ * @property {number} [maxPayloadBytes] largest payload, each way (8 MiB)
+ * @property {import('./flush.js').FlushMode} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
+ * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
+ * @property {import('./shm/end.js').BellKind} [bell] shm: the wake-up ('port')
+ * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
+ * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
+ */
+
 /** @typedef {import('./pending-calls.js').Pending} Pending */
 
 /**
  * @param {string} application
- * @param {import('./options.js').ConnectOptions} [options]
+ * @param {ConnectOptions} [options]
  */
 export function connect (application, options) {
   return new ChannelClient(application, options)
@@ -40,7 +54,7 @@ export class ChannelClient {
 
   /**
    * @param {string} application
-   * @param {import('./options.js').ConnectOptions} [options]
+   * @param {ConnectOptions} [options]
    */
   constructor (application, options) {
     const settings = connectSettings(application, options)

@@ -15,18 +15,6 @@ export const DEFAULT_RING_BYTES = 256 * 1024
 const MAX_TIMEOUT_MS = 0x7fffffff
 
 /**
- * @typedef {object} ConnectOptions
- * @property {Kind} [kind] 'port' (default) or 'shm'
- * @property {number} [timeoutMs] default per-call deadline (30 s)
- * @property {number} [maxPayloadBytes] largest payload, each way (8 MiB)
- * @property {import('./flush.js').FlushMode} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
- * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
- * @property {import('./shm/end.js').BellKind} [bell] shm: the wake-up ('port')
- * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
- * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
- */
-
-/**
  * @typedef {object} ConnectSettings  a client's options, checked, with their defaults
  * @property {Kind} kind
  * @property {number} timeoutMs
@@ -41,7 +29,7 @@ const MAX_TIMEOUT_MS = 0x7fffffff
 /**
  * connect()'s arguments, checked one by one in this order.
  * @param {unknown} application
- * @param {ConnectOptions} [options]
+ * @param {import('./client.js').ConnectOptions} [options]
  * @returns {ConnectSettings}
  */
 export function connectSettings (application, {
