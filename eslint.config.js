@@ -13,11 +13,5 @@ export default [
     name: 'watt-lab/channel-max-len',
     files: ['packages/channel/*.js', 'packages/channel/lib/**/*.js'],
     rules: { '@stylistic/max-len': ['error', CHANNEL_MAX_LEN] }
-  },
-  {
-    // Until its owner wraps them, servers.js's two refusal reasons may run long as strings.
-    name: 'watt-lab/channel-max-len/servers-strings',
-    files: ['packages/channel/lib/mesh-port/servers.js'],
-    rules: { '@stylistic/max-len': ['error', { ...CHANNEL_MAX_LEN, ignoreStrings: true, ignoreTemplateLiterals: true }] }
   }
 ]

@@ -1,10 +1,7 @@
 // @ts-check
-// The HTTP servers of this thread, found without touching the application's code:
-// node:http's createServer is wrapped (Fastify, Express's listen() and plain apps
-// all make their server through it) and servers that listen are seen on Node's
-// 'net.server.listen' tracing channel (a server built with `new http.Server`).
-// Only servers made after install() are seen: the drop-in installs while Watt
-// sets up the worker's dispatcher, before the application's code is loaded.
+// The HTTP servers of this thread, found without touching the app's code: createServer is
+// wrapped, and a server built with `new http.Server` is seen as it listens. The drop-in
+// installs before the app's code loads, so every server is made after this watch begins.
 import { subscribe, tracingChannel } from 'node:diagnostics_channel'
 import http from 'node:http'
 import { syncBuiltinESMExports } from 'node:module'
@@ -42,7 +39,7 @@ export function watchServers () {
     if (app?.server instanceof http.Server) fastifyOf.set(app.server, app)
   })
   const noop = () => {}
-  // Node (22.19 to 26.12) publishes asyncStart as listen() begins, never start.
+  // Node publishes asyncStart as listen() begins, and not start: both are taken.
   const listening = (/** @type {any} */ context) => {
     if (context?.server instanceof http.Server) remember(context.server)
   }
@@ -86,6 +83,12 @@ export function servedByFastify (server) {
 export function theServer () {
   const serving = [...servers].filter((server) => server.listenerCount('request') > 0)
   if (serving.length === 1) return { server: serving[0] }
-  if (serving.length === 0) return { reason: 'no node:http server in this worker (an app without HTTP, one run as a child process, or one the mesh reaches by inject only)' }
-  return { reason: `${serving.length} node:http servers in this worker: the drop-in cannot tell which one the mesh serves` }
+  if (serving.length === 0) {
+    return {
+      reason: 'no node:http server in this worker ' +
+        '(an app without HTTP, one run as a child process, or one the mesh reaches by inject only)'
+    }
+  }
+  const reason = `${serving.length} node:http servers in this worker: the drop-in cannot tell which one the mesh serves`
+  return { reason }
 }
