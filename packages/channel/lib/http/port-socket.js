@@ -17,6 +17,18 @@ export { DEFAULT_WINDOW }
  */
 
 export class PortSocket extends SocketFace {
+  finReceived = false
+  /** The end of stream is in the readable buffer (after all waiting data). */
+  endPushed = false
+  finSent = false
+  referenced = true
+  /** @type {{ chunks: Buffer[], callback: (err?: Error | null) => void } | null} */
+  blocked = null
+  /** @type {Buffer[]} data received and not yet in the readable buffer (a socket's kernel buffer) */
+  waiting = []
+  waitingBytes = 0
+  pushQueued = false
+
   /**
    * @param {import('../wire/port-mux.js').PortMux} mux
    * @param {number} id
@@ -29,17 +41,6 @@ export class PortSocket extends SocketFace {
     this.id = id
     this.flow = new StreamWindow(window)
     this.windowSize = window
-    this.finReceived = false
-    /** The end of stream is in the readable buffer (after all waiting data). */
-    this.endPushed = false
-    this.finSent = false
-    this.referenced = true
-    /** @type {{ chunks: Buffer[], callback: (err?: Error | null) => void } | null} */
-    this.blocked = null
-    /** @type {Buffer[]} data received and not yet in the readable buffer (a socket's kernel buffer) */
-    this.waiting = []
-    this.waitingBytes = 0
-    this.pushQueued = false
     this.pushWaiting = this.pushWaiting.bind(this)
     mux.add(id, this)
   }
