@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { test } from 'tap'
+import tap, { test } from 'tap'
 import { createWattControl } from '../../bench/reliability/watt-control.js'
 import { HOLD_MS } from '../../packages/channel/lib/mesh-port/route.js'
 import { startFixture } from '../helpers/mesh-fixture.js'
@@ -87,8 +87,14 @@ function underLoad (fixture) {
   }
 }
 
+/** @type {ReturnType<typeof startFixture> | undefined} */
+let shared
+// One runtime for every case but the hot reload's (a start was a third of each), stopped at
+// the file's end. The restart runs second: the crash and the stall begin from new links.
+const twoWorkers = () => (shared ??= startFixture(tap, 'drop-in', { apps: ['two'] }))
+
 test('a hung worker gets no new requests once its slice is over; the other answers them', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
+  const fixture = await twoWorkers()
   await fixture.call('http://two.plt.local', '/whoami')
   t.equal((await fixture.stats()).two.workers.length, 2, 'both workers linked')
   const sent = await sentToTwo(fixture)
@@ -109,8 +115,29 @@ test('a hung worker gets no new requests once its slice is over; the other answe
   t.ok(answers.every((a) => a.at < blockedAt), 'all while it was hung (before its blocked call returned)')
 })
 
+test('a restart through the management API moves the links to the new workers', async (t) => {
+  const fixture = await twoWorkers()
+  const control = createWattControl(/** @type {number} */ (fixture.pid))
+  t.teardown(() => control.close())
+  await fixture.call('http://two.plt.local', '/whoami')
+  const before = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
+  t.equal(before.size, 2)
+  const load = underLoad(fixture)
+  await control.restartApplication('two')
+  const seen = await untilBothReplaced(fixture, before)
+  const { calls, failures } = await load.stop()
+  // Requests in flight to a stopping worker finish there: the GOAWAY takes it out of the
+  // rotation, its pool closes after them, and its server keeps their connections open
+  // until the caller ends them (before, a few in a restart waited out their timeout).
+  t.equal(failures.length, 0, `none of ${calls} calls failed during the restart ${failures[0] ?? ''}`)
+  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
+  t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
+  t.equal(seen.size, 2, 'both new workers answer')
+  t.notOk([...seen.values()].some((thread) => before.has(thread)), 'none from the old threads')
+})
+
 test('a crash: its in-flight GETs go to the other worker once, its POSTs fail at once, naming the application', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
+  const fixture = await twoWorkers()
   await fixture.call('http://two.plt.local', '/whoami')
   const threads = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
   t.equal(threads.size, 2, 'both workers linked')
@@ -152,54 +179,8 @@ test('a crash: its in-flight GETs go to the other worker once, its POSTs fail at
   t.equal((await fixture.stats()).two.workers.length, 2, 'two links again, one to the replacement')
 })
 
-test('a restart through the management API moves the links to the new workers', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
-  await fixture.call('http://two.plt.local', '/whoami')
-  const before = new Set((await fixture.stats()).two.workers.map((w) => w.thread))
-  t.equal(before.size, 2)
-  const control = createWattControl(/** @type {number} */ (fixture.pid))
-  t.teardown(() => control.close())
-  const load = underLoad(fixture)
-  await control.restartApplication('two')
-  const seen = await untilBothReplaced(fixture, before)
-  const { calls, failures } = await load.stop()
-  // Requests in flight to a stopping worker finish there: the GOAWAY takes it out of the
-  // rotation, its pool closes after them, and its server keeps their connections open
-  // until the caller ends them (before, a few in a restart waited out their timeout).
-  t.equal(failures.length, 0, `none of ${calls} calls failed during the restart ${failures[0] ?? ''}`)
-  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
-  t.ok(after.every((a) => a.status === 200), 'every call after the restart answers')
-  t.equal(seen.size, 2, 'both new workers answer')
-  t.notOk([...seen.values()].some((thread) => before.has(thread)), 'none from the old threads')
-})
-
-test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap fails as the mesh fails', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['two'], watch: true })
-  await fixture.call('http://two.plt.local', '/whoami')
-  const start = (await fixture.stats()).two
-  const before = new Set(start.workers.map((w) => w.thread))
-  t.equal(before.size, 2)
-  const load = underLoad(fixture)
-  // An edit to the app's code: Watt stops all of its workers, then starts new ones.
-  appendFileSync(join(fixture.appDir('two'), 'index.js'), '\n// edited by the hot-reload test\n')
-  const seen = await untilBothReplaced(fixture, before)
-  const { calls, failures } = await load.stop()
-  const end = (await fixture.stats()).two
-  t.equal(end.path, 'http-port', 'the app is reached over http-port again')
-  t.notOk(end.workers.some((w) => before.has(w.thread)), 'no link left to an old worker')
-  t.same(new Set(end.workers.map((w) => w.thread)), new Set(seen.values()), 'one link to each new worker')
-  t.ok(end.workers.every((w) => w.calls > 0), 'both new workers got calls over http-port')
-  // While no worker of two runs, the drop-in hands calls to the mesh, which fails them
-  // at once, as it does without the drop-in; no call hung or failed otherwise.
-  const other = failures.filter((text) => !/^\{"error":\{"name":"Error","message":"No target found for two\.plt\.local in thread \d+\."\}\}$/.test(text))
-  t.same(other, [], `of ${calls} calls, ${failures.length} failed, each with the mesh's "No target found"`)
-  t.ok(end.meshCalls - start.meshCalls >= failures.length, `each failure went over the mesh (${end.meshCalls - start.meshCalls} mesh calls)`)
-  const after = await Promise.all(Array.from({ length: 20 }, () => fixture.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
-  t.ok(after.every((a) => a.status === 200), 'every call after the reload answers')
-})
-
 test('a hung worker stays passed over once its requests were abandoned, and is back when it answers', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['two'] })
+  const fixture = await twoWorkers()
   await fixture.call('http://two.plt.local', '/whoami')
   const before = (await fixture.stats()).two.workers
   t.equal(before.length, 2, 'both workers linked')
@@ -246,4 +227,29 @@ test('a hung worker stays passed over once its requests were abandoned, and is b
   const after = await hungNow()
   t.equal(after?.stalled, false, 'no longer stalled')
   t.equal(after?.stalls, 1, 'stalled once')
+})
+
+test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap fails as the mesh fails', async (t) => {
+  const watched = await startFixture(t, 'drop-in', { apps: ['two'], watch: true })
+  await watched.call('http://two.plt.local', '/whoami')
+  const start = (await watched.stats()).two
+  const before = new Set(start.workers.map((w) => w.thread))
+  t.equal(before.size, 2)
+  const load = underLoad(watched)
+  // An edit to the app's code: Watt stops all of its workers, then starts new ones.
+  appendFileSync(join(watched.appDir('two'), 'index.js'), '\n// edited by the hot-reload test\n')
+  const seen = await untilBothReplaced(watched, before)
+  const { calls, failures } = await load.stop()
+  const end = (await watched.stats()).two
+  t.equal(end.path, 'http-port', 'the app is reached over http-port again')
+  t.notOk(end.workers.some((w) => before.has(w.thread)), 'no link left to an old worker')
+  t.same(new Set(end.workers.map((w) => w.thread)), new Set(seen.values()), 'one link to each new worker')
+  t.ok(end.workers.every((w) => w.calls > 0), 'both new workers got calls over http-port')
+  // While no worker of two runs, the drop-in hands calls to the mesh, which fails them
+  // at once, as it does without the drop-in; no call hung or failed otherwise.
+  const other = failures.filter((text) => !/^\{"error":\{"name":"Error","message":"No target found for two\.plt\.local in thread \d+\."\}\}$/.test(text))
+  t.same(other, [], `of ${calls} calls, ${failures.length} failed, each with the mesh's "No target found"`)
+  t.ok(end.meshCalls - start.meshCalls >= failures.length, `each failure went over the mesh (${end.meshCalls - start.meshCalls} mesh calls)`)
+  const after = await Promise.all(Array.from({ length: 20 }, () => watched.call('http://two.plt.local', '/whoami', { timeout: 15_000 })))
+  t.ok(after.every((a) => a.status === 200), 'every call after the reload answers')
 })
