@@ -63,7 +63,8 @@ t.test('every strategy at scale 2 (node at 1): verified, measured, stopped clean
 
 t.test('a cluster worker killed mid-run: FAILED with the reason, exit 1, nothing left', async (t) => {
   const out = join(base, 'failed.json')
-  const run = runScale(['--targets', 'cluster', '--scale', '2', '--duration', '8', '--warmup', '0', '--wrk', 'off', '--connections', '10', '--out', out])
+  // 4 s: the kill follows the load's first connections within a poll (50 ms); the rest is margin
+  const run = runScale(['--targets', 'cluster', '--scale', '2', '--duration', '4', '--warmup', '0', '--wrk', 'off', '--connections', '10', '--out', out])
   let workers = []
   const deadline = Date.now() + 120_000
   while (workers.length < 2 && Date.now() < deadline) {
