@@ -77,7 +77,9 @@ function seed (file) {
  * @returns {{ rows: number, byRef: Map<string, { count: number, totalCents: number, productId: number, quantity: number }> }}
  */
 export function readOrders (file) {
-  const db = new DatabaseSync(file, { readOnly: true })
+  // waits out the db app's own write lock as resetOrders does: without a timeout a read
+  // that meets it fails at once ('database is locked', seen in a CI run)
+  const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 })
   try {
     /** @type {Map<string, { count: number, totalCents: number, productId: number, quantity: number }>} */
     const byRef = new Map()
