@@ -21,12 +21,14 @@ const QUIET_MS = SERVER_KEEP_ALIVE_MS / 2 + 1000
 /**
  * @param {import('../private-runtime.js').PrivateRuntime} runtime
  * @param {import('../watt-control.js').WattControl} control
- * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, transports?: readonly string[], profile?: { connections: number, pipelining: number }, onTick?: (s: number) => void }} options
+ * @param {{ runs: number, secondsPerTransport: number, maxGrowth: number, warmupRuns?: number, transports?: readonly string[], profile?: { connections: number, pipelining: number }, quietMs?: number, onTick?: (s: number) => void }} options
  *   warmupRuns: unmeasured runs first, so "after the first run" is a runtime that has seen the
  *   profile's peak concurrency (the allocator keeps its high-water mark; that is not a leak)
  *   profile: the load of each run (default the seed's, c100 p10)
+ *   quietMs: idle time before each compared reading (default QUIET_MS, for the tcp pool;
+ *   a caller whose runs use no tcp pool has nothing to wait out)
  */
-export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = availableTransports(), profile = PROFILES.seed, onTick }) {
+export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTransport, maxGrowth, warmupRuns = 1, transports = availableTransports(), profile = PROFILES.seed, quietMs = QUIET_MS, onTick }) {
   const failures = []
   const readings = []
   let elapsed = 0
@@ -40,7 +42,7 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
       for (const failure of leakRunFailures(load)) failures.push(`run ${run < 1 ? 'warm-up' : run} ${transport}: ${failure}`)
     }
     const compared = run === 1 || run === runs
-    if (run >= 1) readings.push({ run, requests, ...(await memoryAfterGc(runtime, control, compared ? QUIET_MS : 0)) })
+    if (run >= 1) readings.push({ run, requests, ...(await memoryAfterGc(runtime, control, compared ? quietMs : 0)) })
   }
 
   const first = readings[0]
@@ -54,7 +56,7 @@ export async function memoryAcrossRuns (runtime, control, { runs, secondsPerTran
     heapGrowth[app] = growth(bytes, last.heapUsedBytes[app] ?? NaN)
     if (!(heapGrowth[app] <= maxGrowth)) failures.push(`${app} heap grew ${pct(heapGrowth[app])} (${mib(bytes)} → ${mib(last.heapUsedBytes[app])} MiB), limit ${pct(maxGrowth)}`)
   }
-  return { failures, leaks: { runs, warmupRuns, transports, profile, secondsPerTransport, maxGrowth, quietMs: QUIET_MS, rssGrowth, heapGrowth, readings } }
+  return { failures, leaks: { runs, warmupRuns, transports, profile, secondsPerTransport, maxGrowth, quietMs, rssGrowth, heapGrowth, readings } }
 }
 
 /**
