@@ -5,9 +5,10 @@ import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
 import { availabilityOf, inOwnRuntime, TRANSPORTS } from '../../lib/topology.js'
 import { FAULT_KINDS, FAULT_NAMES } from './faults/kinds.js'
 import { WORKER_FAULTS } from './faults/one-worker.js'
+import { SCALER_PATHS } from './scenarios/scaler.js'
 import { DEFAULT_SUITES, OWN_RUNTIME_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
-export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'binds', 'shutdown'])
+export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'scaler', 'binds', 'shutdown'])
 // quick: the transport bench, and one over each transport measured in a runtime of its own
 const QUICK_SUITES = ['transports', ...Object.values(OWN_RUNTIME_SUITES)]
 
@@ -109,6 +110,11 @@ export function casesFrom (settings) {
         cases.push({ profile: 'faults', target: `${kind} ${settings.faultService} one worker of 2 (${transport})`, kind, transport, oneWorker: true })
       }
     }
+  }
+  // Watt's scaler under load, each path in a runtime of its own (the mesh-port fixture's front and two)
+  if (wanted.has('scaler')) {
+    const over = { mesh: "Watt's mesh (ipc)", 'drop-in': 'the drop-in (mesh-port)' }
+    for (const path of SCALER_PATHS) cases.push({ profile: 'scaler', target: `two 1→3→1 workers under load, over ${over[path]}`, path })
   }
   if (wanted.has('binds')) {
     cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })

@@ -1,5 +1,5 @@
 // @ts-check
-// The reliability check: load, leaks, bad input, faults, binds and clean
+// The reliability check: load, leaks, bad input, faults, the scaler, binds and clean
 // shutdown, each a pass/fail check with its measured figures, on a runtime of
 // its own (free loopback ports). Prints the table, writes the result JSON.
 //   npm run check:reliability            every scenario, full length (a few minutes)
@@ -16,6 +16,7 @@ import { describeCheck, renderTable } from './table.js'
 import { createWattControl } from './watt-control.js'
 import { checkBinds } from './scenarios/binds.js'
 import { faultUnderLoad } from './scenarios/faults.js'
+import { scalerUnderLoad } from './scenarios/scaler.js'
 import { workerFaultUnderLoad } from './scenarios/worker-faults.js'
 import { fuzzRoutes } from './scenarios/fuzz.js'
 import { memoryAcrossRuns } from './scenarios/leaks.js'
@@ -27,7 +28,7 @@ import { interruptBench } from './scenarios/shutdown.js'
 runSuiteCommand({
   name: 'reliability',
   command: 'node bench/reliability/run.js',
-  description: 'Reliability and security checks (load, leaks, fuzz, faults, binds, shutdown), each pass/fail with its figures.',
+  description: 'Reliability and security checks (load, leaks, fuzz, faults, scaler, binds, shutdown), each pass/fail with its figures.',
   flags: FLAGS,
   plan: (flags) => {
     const settings = resolveSettings(flags)
@@ -96,6 +97,8 @@ runSuiteCommand({
     if (kase.profile === 'shutdown') {
       return interruptBench({ suite: kase.suite, signal: kase.signal, to: kase.to, when: kase.when, outDir: join(RESULTS_DIR, 'reliability-shutdown') })
     }
+    // a runtime of its own per path (the mesh-port fixture's front and two, dynamic workers)
+    if (kase.profile === 'scaler') return scalerUnderLoad({ path: kase.path, onTick })
     // mesh-port: its own runtime (the drop-in), the faulted service at two workers;
     // there its leaks, fuzz and binds cases look at it alone (`own`)
     const own = kase.transport && inOwnRuntime(kase.transport) ? kase.transport : null

@@ -67,6 +67,18 @@ function rowsOf (run) {
     }
     case 'faults':
       return faultRows(run)
+    case 'scaler': {
+      const s = run.scaler
+      if (!s) return [['scaler', run.target, 'FAIL', firstFailure]]
+      const failed = s.failed === 0 ? 'no call failed' : `${s.failed} failed: ${Object.entries(s.failedByCode).map(([code, n]) => `${n}×${code}`).join(' ')}`
+      const at = (/** @type {number | null} */ ms) => ms === null ? 'not' : `at ${(ms / 1000).toFixed(1)} s`
+      return [['scaler', run.target, verdict(run.ok), [
+        `${s.application}: up to ${s.workers.maximum} ${at(s.upAtMs)}, down to ${s.workers.minimum} ${at(s.downAtMs)} (the scaler's steps: ${[s.workers.minimum, ...s.scaledUp, ...s.scaledDown].join('→')}); ${s.callers} callers, ${s.calls} calls: ${failed}`,
+        `answers per worker: ${Object.entries(s.answersByWorker).map(([w, n]) => `${w}: ${n}`).join(', ')}` +
+          (s.httpPortByWorker ? `; over http-port ${Object.entries(s.httpPortByWorker).map(([w, n]) => `${w}: ${n}`).join(', ')}, mesh ${s.meshCalls}; links left ${s.linksLeft}` : ''),
+        ...(run.ok ? [] : [firstFailure])
+      ].join('\n')]]
+    }
     case 'binds': {
       const binds = run.binds
       if (!binds) return [['binds', run.target, 'FAIL', firstFailure]]

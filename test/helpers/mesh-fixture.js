@@ -17,16 +17,17 @@ let derived = 0
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in' | 'drop-in-frames'} mode
- * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown> }} [options]  `apps`: only these apps beside
+ * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown>, config?: string }} [options]  `apps`: only these apps beside
  *   the front (each app is a worker to start: the whole fixture costs a loaded box some
  *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
  *   the test may edit (`appDir`); `workers`: workers per app, where not one; `dropIn`: the
- *   drop-in's options in the undici block (mode 'drop-in')
+ *   drop-in's options in the undici block (mode 'drop-in'); `config`: another config of the
+ *   fixture folder in place of the mode's (e.g. 'watt.mesh-port.dynamic.json')
  */
-export async function startFixture (t, mode, { apps, watch = false, workers, dropIn } = {}) {
+export async function startFixture (t, mode, { apps, watch = false, workers, dropIn, config } = {}) {
   const [port, metrics, plain] = await freePorts(3)
   const frames = mode === 'drop-in-frames' || (mode === 'drop-in' && process.env.MESH_PORT_WIRE === 'frames')
-  let configFile = join(FIXTURE, mode === 'mesh' ? 'watt.json' : frames ? 'watt.mesh-frames.json' : 'watt.mesh-port.json')
+  let configFile = join(FIXTURE, config ?? (mode === 'mesh' ? 'watt.json' : frames ? 'watt.mesh-frames.json' : 'watt.mesh-port.json'))
   const keep = apps ? ['front', ...apps] : readdirSync(join(FIXTURE, 'web'))
   const copy = watch ? copyFixture(keep) : undefined
   const derivedConfig = Boolean(apps || copy || workers || dropIn)

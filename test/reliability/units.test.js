@@ -149,3 +149,14 @@ t.test('the worker faults include restarts after a crash, during a hang and back
   const full = resolveSettings({ scenarios: ['faults'], quick: false, callTimeoutMs: 3000 })
   t.same(full.workerFaults, Object.keys(WORKER_FAULTS), 'npm run check:reliability runs every worker fault')
 })
+
+t.test('the scaler scenario: one case over Watt\'s mesh and one over the drop-in, in the full check', async (t) => {
+  const { casesFrom, resolveSettings, SCENARIOS } = await import('../../bench/reliability/plan.js')
+  const { SCALER_PATHS } = await import('../../bench/reliability/scenarios/scaler.js')
+  t.ok(SCENARIOS.includes('scaler'), 'npm run check:reliability runs it by default')
+  const cases = casesFrom(resolveSettings({ scenarios: ['scaler'], quick: true, callTimeoutMs: 3000 }))
+  t.same(cases.map((kase) => kase.path), [...SCALER_PATHS], 'one case per path, the quick form too')
+  t.same(SCALER_PATHS, ['mesh', 'drop-in'])
+  t.ok(cases.every((kase) => kase.profile === 'scaler' && !kase.transport), 'no transport: run.js starts no lab runtime for it')
+  t.match(cases.map((kase) => kase.target), [/over Watt's mesh \(ipc\)$/, /over the drop-in \(mesh-port\)$/])
+})
