@@ -1,6 +1,6 @@
 // @ts-check
 // Watt's management API, reached the way wattpm reaches it: HTTP over the
-// runtime's private unix socket. Restart, stop and start an application, and run
+// runtime's private unix socket. Add, remove, restart, stop and start an application, and run
 // code inside one of its workers through the API's REPL (to crash it, hang it,
 // or run a full GC before a memory reading).
 import { Agent, request, WebSocket } from 'undici'
@@ -20,7 +20,7 @@ export function createWattControl (pid) {
   const agent = new Agent({ connect: { socketPath: managementSocketPath(pid) } })
 
   /**
-   * @param {'GET' | 'POST'} method
+   * @param {'GET' | 'POST' | 'DELETE'} method
    * @param {string} path
    * @param {unknown} [body]
    */
@@ -96,6 +96,23 @@ export function createWattControl (pid) {
      */
     restartApplication (application) {
       return call('POST', '/restart', { applications: [application] })
+    },
+    /**
+     * Adds applications to the running runtime and starts them: each as an entry of the
+     * runtime config's `applications` (`id`, `path`: absolute, or relative to the runtime's root).
+     * @param {{ id: string, path: string, workers?: number }[]} applications
+     * @returns {Promise<{ id: string, status: string, workers: number }[]>}
+     */
+    addApplications (applications) {
+      return call('POST', '/applications', applications)
+    },
+    /**
+     * Stops an application's workers and removes it from the runtime.
+     * @param {string} application
+     * @returns {Promise<{ id: string, status: string }[]>}
+     */
+    removeApplication (application) {
+      return call('DELETE', `/applications/${application}`)
     },
     /** @param {string} application */
     stopApplication (application) {

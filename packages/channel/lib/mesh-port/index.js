@@ -47,17 +47,22 @@ export default function createMeshPortInterceptor (options = {}) {
     let route = byOrigin.get(text)
     if (route !== undefined) return route
     route = null
+    let settled = true
     try {
       const url = new URL(text)
       const application = url.hostname.endsWith(MESH_DOMAIN) ? url.hostname.slice(0, -MESH_DOMAIN.length) : ''
-      // Unknown *.plt.local hosts are left to the mesh, which fails them its own way.
-      if (url.protocol === 'http:' && known.has(application) && !exclude.includes(application)) {
-        route = routes.get(application) ??
-          new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire, flush })
-        routes.set(application, route)
+      if (url.protocol === 'http:' && application !== '' && !exclude.includes(application)) {
+        // Configured, or added through the management API once its workers were broadcast. Other
+        // *.plt.local hosts are left to the mesh, which fails them its own way; not remembered, as
+        // an application added later may take that name.
+        if (known.has(application) || workers.named(application)) {
+          route = routes.get(application) ??
+            new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire, flush })
+          routes.set(application, route)
+        } else settled = false
       }
     } catch {}
-    if (byOrigin.size < 1024) byOrigin.set(text, route)
+    if (settled && byOrigin.size < 1024) byOrigin.set(text, route)
     return route
   }
 

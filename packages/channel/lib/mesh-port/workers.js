@@ -25,6 +25,15 @@ export class WorkerDirectory {
   }
 
   /**
+   * Whether the broadcast has named `application` with started workers: how an application
+   * added through the management API, absent from this worker's config, becomes known.
+   * @param {string} application
+   */
+  named (application) {
+    return this.seen.has(application)
+  }
+
+  /**
    * Started workers of `application`, asked of the runtime now.
    * @param {string} application
    * @returns {Promise<WorkerInfo[]>}

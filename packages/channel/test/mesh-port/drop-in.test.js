@@ -84,3 +84,24 @@ t.test('<app>.plt.local takes http-port; other hosts, excluded apps and upgrades
   t.match(await hung, { error: { name: 'ChannelError', code: 'WATT_CHANNEL_CLOSED', application: 'target' } })
   t.same((await caller.stats()).target.workers, [], 'the link to the crashed worker is dropped')
 })
+
+t.test('an application added at runtime takes http-port once the runtime broadcasts its workers', async (t) => {
+  const runtime = new FakeRuntime(t, ['caller'])
+  const caller = await runtime.start('caller', 0, { server: 'none', messagingFirst: true, dispatchers: { default: {} } })
+  // Not in the caller's config, no worker yet: the mesh (which fails an unknown host its own way).
+  t.same((await caller.call({ url: 'http://late.plt.local/before' })).via, 'mesh')
+  // The management API adds it: the caller's workerData keeps the config it started with.
+  runtime.applications.push({ id: 'late', workers: 1 })
+  const late = await runtime.start('late', 0, { server: 'http' })
+  // The broadcast and the call travel on different channels: the call may come first.
+  const answer = await until(async () => {
+    const one = await caller.call({ url: 'http://late.plt.local/who' })
+    return one.via === 'http-port' ? one : null
+  }, 'a call to the added application over http-port')
+  t.match(json(answer), { thread: late.thread, path: '/who' }, 'its worker answered')
+  t.same((await caller.stats()).late.workers.map((/** @type {any} */ w) => w.thread), [late.thread],
+    'linked to its worker')
+  const logs = await caller.rpc('logs')
+  t.ok(logs.some((/** @type {any} */ l) => l.msg === 'mesh-port: late over http-port (1 worker)'), 'logged at info')
+  t.same((await caller.call({ url: 'http://never.plt.local/x' })).via, 'mesh', 'a host no broadcast named: the mesh')
+})
