@@ -1,109 +1,212 @@
 // @ts-check
-// npm run compat — the install-from-tarball check on several Watt releases.
-// Packs @watt-lab/channel once; per release (tools/watt-compat/<release>), copies
-// the app template to a temp dir with that release's package.json and lockfile,
-// `npm install`s the tarball on top, starts it with `wattpm start`, checks every
-// answer and reads from the drop-in's counter the path each call took.
-//   npm run compat                               every release, result in results/published/compat.json
-//   npm run compat -- --releases 3.54.0 --out x  one release, result elsewhere
-// Exit 1 when a release fails: a wrong answer, an app that does not start, or a
-// call that did not take http-port.
+// npm run compat — the install-from-tarball check as a matrix: every Watt release
+// (tools/watt-compat/<release>) × every Node (tools/node/<major>) × both wires of the
+// drop-in (its default HTTP wire and `{ wire: 'frames' }`).
+// Packs @watt-lab/channel once; per release, copies the app template to a temp dir with
+// that release's package.json and lockfile and `npm install`s the tarball on top; per
+// Node (installed on demand: npm ci --prefix tools/node/<major>) and wire, starts it with
+// `wattpm start` on that Node, checks the Node the app says it runs on, every answer, and
+// from the drop-in's counter the path (and wire) each call took.
+// A Node a release's own packages declare unsupported (engines) is `unsupported`, not run;
+// anything else short of a pass is a fail.
+//   npm run compat                                     the whole matrix, result in results/compat-<time>.json
+//   npm run compat -- --releases 3.54.0 --nodes 22,24 --wires http
+//   npm run readme -- --compat results/compat-<time>.json   publishes it (results/published/compat.json)
+//                                                            and rewrites the channel README's table
+// Exit 1 when a cell fails: the app on another Node than asked, a wrong answer, an app
+// that does not start, or a call that did not take http-port over the wire asked for.
 import Table from 'cli-table3'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
 import { parseFlags, runMain } from '../bench/lib/cli.js'
 import { machineInfo } from '../bench/lib/machine.js'
 import { onCleanup, wasInterrupted } from '../bench/lib/processes.js'
 import { createProgress, formatDuration } from '../bench/lib/progress.js'
-import { writeResult } from '../bench/lib/results.js'
+import { defaultResultPath, writeResult } from '../bench/lib/results.js'
 import { packChannel } from '../test/helpers/pack-channel.js'
-import { checkApp, installApp, installedVersions, removeApp, startApp } from './compat/installed-app.js'
+import { appNodeVersion, checkApp, installApp, installedVersions, nativeAddons, removeApp, setDropInOptions, startApp } from './compat/installed-app.js'
+import { judgeCell, planMatrix, releaseEngines, WIRES } from './compat/matrix.js'
+import { installNode, nodeMajors, readNode } from './compat/nodes.js'
 import { readRelease, releaseVersions } from './compat/releases.js'
 
-const available = releaseVersions()
+const releasesAvailable = releaseVersions()
+const nodesAvailable = nodeMajors()
+
+/** Rough seconds, for the progress line: a release's install, a cell's start and check. */
+const INSTALL_SECONDS = 40
+const CELL_SECONDS = 20
 
 runMain(async () => {
   const flags = parseFlags(process.argv.slice(2), {
-    releases: { type: 'list', default: available, choices: available, help: 'the Watt releases to check (folders of tools/watt-compat)' },
-    out: { type: 'string', default: 'results/published/compat.json', help: 'where the result JSON goes' }
-  }, { command: 'npm run compat --', description: 'Installs @watt-lab/channel from its tarball into a Watt app on each release and checks that every call takes http-port.' })
+    releases: { type: 'list', default: releasesAvailable, choices: releasesAvailable, help: 'the Watt releases to check (folders of tools/watt-compat)' },
+    nodes: { type: 'list', default: nodesAvailable, choices: nodesAvailable, help: 'the Node majors to run them on (folders of tools/node)' },
+    wires: { type: 'list', default: [...WIRES], choices: WIRES, help: 'the drop-in\'s wires (its `wire` option)' },
+    out: { type: 'string', help: 'result JSON path (default results/compat-<time>.json; npm run readme -- --compat FILE publishes it)' }
+  }, { command: 'npm run compat --', description: 'Installs @watt-lab/channel from its tarball into a Watt app on each release and checks, on each Node and wire, that every call takes http-port.' })
 
   const startedAt = new Date()
-  const progress = createProgress({ steps: flags.releases.length, secondsPerStep: 60 })
+  /** @type {(import('./compat/releases.js').Release & { engines: import('./compat/matrix.js').Declared[] })[]} */
+  const releases = flags.releases.map((/** @type {string} */ version) => {
+    const release = readRelease(version)
+    return { ...release, engines: releaseEngines(release.lockfile) }
+  })
+  /** @type {import('./compat/nodes.js').PinnedNode[]} */
+  const nodes = flags.nodes.map((/** @type {string} */ major) => readNode(major))
+  const wires = WIRES.filter((wire) => flags.wires.includes(wire))
+  const plan = planMatrix({ releases, nodes, wires })
+  const toRun = plan.filter((cell) => cell.plan === 'run')
+
+  const progress = createProgress({ steps: new Set(toRun.map((c) => c.release)).size + toRun.length, secondsPerStep: (INSTALL_SECONDS + CELL_SECONDS * 6) / 7 })
+  const log = (/** @type {string} */ line) => progress.log(line)
+  for (const cell of plan.filter((c) => c.plan === 'unsupported')) log(`Watt ${cell.release} on Node ${cell.nodeVersion} (${cell.wire}): unsupported, ${cell.reason}`)
+  /** @type {Map<string, string>} major → its node binary */
+  const binaries = new Map()
+  try {
+    for (const major of new Set(toRun.map((c) => c.node))) binaries.set(major, (await installNode(major, { log })).binary)
+  } catch (err) {
+    progress.stop()
+    throw err
+  }
+
   const { tarball, version: channel } = await packChannel()
   const packDir = join(tarball, '..')
   onCleanup(async () => removeApp(packDir))
-  const results = []
+  /** @type {Record<string, any>[]} */
+  const releaseResults = []
+  /** @type {Record<string, any>[]} */
+  const cells = plan.filter((c) => c.plan === 'unsupported').map(({ plan: _, ...cell }) => ({ ...cell, result: 'unsupported' }))
   try {
-    for (const release of flags.releases) {
-      if (wasInterrupted()) break
-      progress.begin(`Watt ${release}`)
-      const result = await checkRelease(release, tarball, (line) => progress.log(line))
-      results.push(result)
-      progress.end()
-      progress.log(`Watt ${release}: ${result.result}${result.reason ? ` (${result.reason})` : ''} in ${formatDuration(result.seconds)}`)
+    for (const release of releases) {
+      const mine = toRun.filter((c) => c.release === release.version)
+      if (mine.length === 0 || wasInterrupted()) continue
+      const { summary, cells: done } = await checkRelease(release, mine, tarball, binaries, progress)
+      releaseResults.push(summary)
+      cells.push(...done)
     }
   } finally {
     progress.stop()
     removeApp(packDir)
   }
 
-  const failed = results.filter((r) => r.result !== 'pass')
-  const out = writeResult(resolve(PROJECT_ROOT, flags.out), {
-    schema: 'watt-transport-lab/compat@1',
+  const order = (/** @type {Record<string, any>} */ c) => plan.findIndex((p) => p.release === c.release && p.node === c.node && p.wire === c.wire)
+  cells.sort((a, b) => order(a) - order(b))
+  const failed = cells.filter((c) => c.result === 'fail')
+  const incomplete = cells.length < plan.length
+  const out = writeResult(resolve(PROJECT_ROOT, flags.out ?? defaultResultPath('compat')), {
+    schema: 'watt-transport-lab/compat@2',
     suite: 'compat',
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
     channel,
     machine: machineInfo(),
-    failed: failed.length > 0,
-    releases: results
+    nodes: nodes.map((n) => ({ major: n.major, version: n.version })),
+    wires,
+    failed: failed.length > 0 || incomplete,
+    ...(incomplete && { incomplete: `${plan.length - cells.length} of ${plan.length} cells did not run (interrupted)` }),
+    releases: releaseResults,
+    cells
   })
-  process.stdout.write(renderTable(results) + '\n')
+  process.stdout.write(renderTable(cells, wires) + '\n')
   process.stdout.write(`result: ${out}\n`)
-  if (failed.length) process.stderr.write(`failed on ${failed.map((r) => r.release).join(', ')}\n`)
-  return failed.length ? 1 : 0
+  process.stdout.write(`publish it (results/published/compat.json and the channel README's table): npm run readme -- --compat ${relative(PROJECT_ROOT, out)}\n`)
+  if (failed.length) process.stderr.write(`failed: ${failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion} (${c.wire})`).join(', ')}\n`)
+  return failed.length || incomplete ? 1 : 0
 })
 
 /**
- * @param {string} version
+ * One release: installed once, then each of its cells started and checked in turn.
+ * @param {import('./compat/releases.js').Release & { engines: import('./compat/matrix.js').Declared[] }} release
+ * @param {import('./compat/matrix.js').PlannedCell[]} planned  its cells that run
  * @param {string} tarball
- * @param {(line: string) => void} log
+ * @param {Map<string, string>} binaries
+ * @param {ReturnType<typeof createProgress>} progress
  */
-async function checkRelease (version, tarball, log) {
+async function checkRelease (release, planned, tarball, binaries, progress) {
+  const version = release.version
+  const log = (/** @type {string} */ line) => progress.log(line)
   const began = Date.now()
-  const release = readRelease(version)
-  const seconds = () => Math.round((Date.now() - began) / 1000)
+  /** @type {Record<string, any>} */
+  const summary = { release: version, engines: enginesByRange(release.engines) }
+  /** @type {Record<string, any>[]} */
+  const cells = []
   /** @type {string | null} */
   let dir = null
   const unregister = onCleanup(async () => { if (dir) removeApp(dir) })
   try {
+    progress.begin(`Watt ${version}: install`)
     log(`Watt ${version}: npm install (its lockfile, then the tarball)`)
-    dir = await installApp({ tarball, dependencies: release.dependencies, overrides: release.overrides, lockfile: release.lockfile })
-    const installed = installedVersions(dir)
-    log(`Watt ${version}: wattpm start (runtime ${installed['@platformatic/runtime']})`)
-    const app = await startApp(dir, { logLevel: 'info' })
     try {
-      const { wrong, targets, pricingWorkers } = await checkApp(app)
+      dir = await installApp({ tarball, dependencies: release.dependencies, overrides: release.overrides, lockfile: release.lockfile })
+    } catch (err) {
+      const message = /** @type {Error} */ (err).message
+      summary.installSeconds = Math.round((Date.now() - began) / 1000)
+      summary.detail = message.slice(-4000)
+      const reason = `npm install failed: ${firstCause(message)}`
+      log(`Watt ${version}: ${reason}`)
+      return { summary, cells: planned.map(({ plan: _, ...cell }) => ({ ...cell, result: 'fail', reason, seconds: 0 })) }
+    } finally {
+      progress.end()
+    }
+    summary.installSeconds = Math.round((Date.now() - began) / 1000)
+    summary.installed = installedVersions(dir)
+    // Installed once for every Node: right while no package compiles for a Node's ABI.
+    summary.nativeAddons = nativeAddons(dir)
+    if (summary.nativeAddons.length) log(`Watt ${version}: native addons installed under one Node, run on every Node: ${summary.nativeAddons.join(', ')}`)
+    for (const cell of planned) {
+      if (wasInterrupted()) break
+      const label = `Watt ${version} on Node ${cell.nodeVersion}, ${cell.wire} wire`
+      progress.begin(label)
+      const result = await checkCell(dir, cell, /** @type {string} */ (binaries.get(cell.node)), log)
+      progress.end()
+      log(`${label}: ${result.result}${result.reason ? ` (${result.reason})` : ''} in ${formatDuration(result.seconds)}`)
+      cells.push(result)
+    }
+    return { summary, cells }
+  } finally {
+    if (dir) removeApp(dir)
+    unregister()
+  }
+}
+
+/**
+ * One cell: the installed app started on the cell's Node with the cell's wire, checked, stopped.
+ * @param {string} dir
+ * @param {import('./compat/matrix.js').PlannedCell} cell
+ * @param {string} node  the binary
+ * @param {(line: string) => void} log
+ */
+async function checkCell (dir, { plan: _, ...cell }, node, log) {
+  const began = Date.now()
+  const seconds = () => Math.round((Date.now() - began) / 1000)
+  try {
+    setDropInOptions(dir, cell.wire === 'http' ? {} : { wire: cell.wire })
+    log(`  wattpm start on ${node}`)
+    const app = await startApp(dir, { logLevel: 'info', node })
+    try {
+      const seen = await appNodeVersion(app)
+      const { wrong, targets, wires, pricingWorkers } = await checkApp(app)
       const standsAside = /mesh-port: Watt .* is not supported \(([^)]*)\)/.exec(app.output())
-      const offPath = Object.entries(targets).filter(([, seen]) => seen['http-port'] !== seen.calls || seen.mesh !== 0)
-      /** @type {string} */
-      let reason = ''
-      if (wrong.length) reason = `${wrong.length} answers differ, first ${wrong[0].path}: ${wrong[0].status} ${wrong[0].body.slice(0, 120)}`
-      else if (standsAside) reason = `the drop-in stood aside: ${standsAside[1]}`
-      else if (offPath.length) reason = offPath.map(([target, seen]) => `${target}: ${seen['http-port']} of ${seen.calls} over http-port, ${seen.mesh} over the mesh`).join('; ')
-      return { release: version, result: reason ? 'fail' : 'pass', reason, installed, calls: targets, pricingWorkers, seconds: seconds() }
+      const verdict = judgeCell({ wire: cell.wire, nodeVersion: cell.nodeVersion, seen, wrong, targets, wires, standsAside: standsAside?.[1] ?? null })
+      return { ...cell, ...verdict, seenNode: seen, calls: targets, wires, pricingWorkers, seconds: seconds() }
     } finally {
       await app.stop()
     }
   } catch (err) {
     const message = /** @type {Error} */ (err).message
-    return { release: version, result: 'fail', reason: firstCause(message), detail: message.slice(-4000), seconds: seconds() }
-  } finally {
-    if (dir) removeApp(dir)
-    unregister()
+    return { ...cell, result: 'fail', reason: firstCause(message), detail: message.slice(-4000), seconds: seconds() }
   }
+}
+
+/**
+ * What the release's packages declare, by range: { '>=22.19.0': ['wattpm@3.67.0', …] }.
+ * @param {import('./compat/matrix.js').Declared[]} engines
+ */
+function enginesByRange (engines) {
+  /** @type {Record<string, string[]>} */
+  const ranges = {}
+  for (const { name, version, node } of engines) (ranges[node] ??= []).push(`${name}@${version}`)
+  return ranges
 }
 
 /**
@@ -116,13 +219,29 @@ function firstCause (message) {
   return (line ?? message.split('\n')[0]).trim().slice(0, 200)
 }
 
-/** @param {{ release: string, result: string, reason: string, calls?: Record<string, { calls: number, 'http-port': number, mesh: number }> }[]} results */
-function renderTable (results) {
-  const table = new Table({ head: ['Watt release', 'result', 'calls over http-port', 'over the mesh', 'reason'], wordWrap: true, colWidths: [14, 8, 22, 15, 50], style: { head: [], border: [] } })
-  for (const r of results) {
-    const calls = Object.values(r.calls ?? {})
-    const sum = (/** @type {'calls' | 'http-port' | 'mesh'} */ key) => calls.reduce((n, c) => n + c[key], 0)
-    table.push([r.release, r.result, calls.length ? `${sum('http-port')} of ${sum('calls')}` : '-', calls.length ? String(sum('mesh')) : '-', r.reason || ''])
+/**
+ * Release × Node rows, a column per wire.
+ * @param {Record<string, any>[]} cells
+ * @param {readonly string[]} wires
+ */
+function renderTable (cells, wires) {
+  const table = new Table({ head: ['Watt release', 'Node', ...wires.map((w) => `${w} wire`)], wordWrap: true, colWidths: [14, 10, ...wires.map(() => 44)], style: { head: [], border: [] } })
+  const rows = [...new Set(cells.map((c) => `${c.release}|${c.nodeVersion}`))]
+  for (const row of rows) {
+    const [release, node] = row.split('|')
+    table.push([release, node, ...wires.map((wire) => {
+      const cell = cells.find((c) => c.release === release && c.nodeVersion === node && c.wire === wire)
+      return cell ? describeCell(cell) : '-'
+    })])
   }
   return table.toString()
+}
+
+/** @param {Record<string, any>} cell */
+function describeCell (cell) {
+  if (cell.result !== 'pass') return `${cell.result}: ${cell.reason}`
+  const calls = Object.values(cell.calls ?? {})
+  const sum = (/** @type {string} */ key) => calls.reduce((n, c) => n + c[key], 0)
+  const frames = Object.values(cell.wires ?? {}).reduce((n, w) => n + w.frames, 0)
+  return `pass, ${sum('http-port')} of ${sum('calls')} over http-port${cell.wire === 'frames' ? ` (${frames} as frames)` : ''}`
 }

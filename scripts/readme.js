@@ -3,7 +3,7 @@
 // files (scripts/readme/block.js lists them: README.md's results, bench/data's data,
 // the channel README's compat table, docs/suites.md's apps).
 //   npm run readme                                   from the files each block names (committed under results/published/)
-//   npm run readme -- --publish results/transports-….json [--profile …] [--data …] [--data-large …] [--parsers …]
+//   npm run readme -- --publish results/transports-….json [--profile …] [--data …] [--data-large …] [--parsers …] [--apps …] [--compat …]
 //                                                    copy those into results/published/ first (then commit them)
 //   npm run readme -- --check                        exit 1 when a block differs from what would be written
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -19,7 +19,8 @@ const PUBLISH_FLAGS = /** @type {const} */ ({
   data: { block: 'data', role: 'data', what: 'a data result (npm run bench:data)' },
   'data-large': { block: 'data', role: 'large', what: 'a data result at a large size (npm run bench:data -- --large-size 2GB)' },
   parsers: { block: 'data', role: 'parsers', what: 'a parser-speed result (bench/data/parser-speed.js --out)' },
-  apps: { block: 'apps', role: 'apps', what: 'an apps result (npm run bench:apps)' }
+  apps: { block: 'apps', role: 'apps', what: 'an apps result (npm run bench:apps)' },
+  compat: { block: 'compat', role: 'compat', what: 'a compat result (npm run compat)' }
 })
 
 runMain(async () => {

@@ -3,12 +3,13 @@
 // its packed tarball, the way a user does: the template in
 // test/channel-package/fixture/app copied to a temp dir, its own package.json
 // (no workspace links), `npm install <tarball>`, then `wattpm start` from the
-// app's own node_modules under the project's Node 24. Used by the
-// install-from-tarball test and by `npm run compat`, one release at a time.
+// app's own node_modules under the project's Node 24, or the Node given (npm run
+// compat's Node axis). Used by the install-from-tarball test and by `npm run compat`,
+// one release at a time.
 import { execFile } from 'node:child_process'
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { request } from 'undici'
@@ -65,6 +66,34 @@ export function removeApp (dir) {
 }
 
 /**
+ * Sets the drop-in's options (its entry in the app's watt.json), e.g. `{ wire: 'frames' }`;
+ * the next start uses them.
+ * @param {string} dir
+ * @param {Record<string, unknown>} options
+ */
+export function setDropInOptions (dir, options) {
+  const file = join(dir, 'watt.json')
+  const config = JSON.parse(readFileSync(file, 'utf8'))
+  const entry = config.undici?.interceptors?.find((/** @type {{ module: string }} */ i) => i.module === '@watt-lab/channel/mesh-port')
+  if (!entry) throw new Error(`${file} has no @watt-lab/channel/mesh-port interceptor`)
+  entry.options = options
+  writeFileSync(file, JSON.stringify(config, null, 2) + '\n')
+}
+
+/**
+ * Compiled addons (.node files) in the app's node_modules, as paths from it. An install
+ * under one Node builds or fetches them for that Node's ABI only.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+export function nativeAddons (dir) {
+  const root = join(dir, 'node_modules')
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.node'))
+    .map((path) => relative(dir, join(root, path)))
+}
+
+/**
  * The versions npm installed in the app, for the record.
  * @param {string} dir
  * @returns {Record<string, string>}
@@ -89,17 +118,19 @@ export function installedVersions (dir) {
  */
 
 /**
- * `wattpm start` in the app, with the app's own wattpm under the project's Node 24;
- * ready once an order (which calls both other apps) answers 200.
+ * `wattpm start` in the app, with the app's own wattpm under the project's Node 24 or
+ * the `node` given (its folder first on PATH too, for anything the runtime starts by
+ * name); ready once an order (which calls both other apps) answers 200.
  * @param {string} dir
- * @param {{ logLevel?: string, readyTimeoutMs?: number }} [options]
+ * @param {{ logLevel?: string, readyTimeoutMs?: number, node?: string }} [options]
  * @returns {Promise<RunningApp>}
  */
-export async function startApp (dir, { logLevel = 'warn', readyTimeoutMs = 120_000 } = {}) {
+export async function startApp (dir, { logLevel = 'warn', readyTimeoutMs = 120_000, node = PROJECT_NODE } = {}) {
   const [port, metricsPort] = await freePorts(2)
-  const { child, exited, output } = spawnTracked(PROJECT_NODE, [join(dir, 'node_modules', 'wattpm', 'bin', 'cli.js'), 'start'], {
+  const PATH = [dirname(node), process.env.PATH].filter(Boolean).join(delimiter)
+  const { child, exited, output } = spawnTracked(node, [join(dir, 'node_modules', 'wattpm', 'bin', 'cli.js'), 'start'], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), PLT_METRICS_PORT: String(metricsPort), PLT_LOG_LEVEL: logLevel }
+    env: { ...process.env, PATH, PORT: String(port), PLT_METRICS_PORT: String(metricsPort), PLT_LOG_LEVEL: logLevel }
   })
   const state = { dead: false }
   exited.then(() => { state.dead = true })
@@ -133,9 +164,24 @@ export const ORDERS = [
 ]
 
 /**
+ * The Node the entry app runs on, as it says (process.version): the runtime's workers are
+ * threads of one process, so one answer speaks for all of them.
+ * @param {RunningApp} app
+ * @returns {Promise<string>}
+ */
+export async function appNodeVersion (app) {
+  const { statusCode, body } = await request(`${app.url}/node`)
+  const text = await body.text()
+  if (statusCode !== 200) throw new Error(`/node answered ${statusCode} ${text.slice(0, 200)}`)
+  return JSON.parse(text).version
+}
+
+/**
  * @typedef {object} CheckResult
  * @property {{ path: string, status: number, body: string }[]} wrong  answers that differ from ORDERS'
  * @property {Record<string, { calls: number, 'http-port': number, mesh: number }>} targets  per target: calls made and the counter's paths
+ * @property {Record<string, { http: number, frames: number, unlabelled: number }>} wires  per target: the http-port
+ *   calls by the counter's wire label (labelled only with the drop-in's wire: 'frames')
  * @property {Record<string, number>} pricingWorkers  http-port calls per pricing worker
  */
 
@@ -162,17 +208,25 @@ export async function checkApp (app) {
     catalog: { calls: ORDERS.length, 'http-port': sum('catalog', 'http-port'), mesh: sum('catalog', 'mesh') },
     pricing: { calls: ORDERS.filter((o) => o.pricing).length, 'http-port': sum('pricing', 'http-port'), mesh: sum('pricing', 'mesh') }
   }
+  /** @type {CheckResult['wires']} */
+  const wires = Object.fromEntries(Object.keys(targets).map((target) => [target, { http: 0, frames: 0, unlabelled: 0 }]))
   /** @type {Record<string, number>} */
   const pricingWorkers = {}
   for (const key of after.keys()) {
-    const [target, path, worker] = key.split('|')
-    if (target === 'pricing' && path === 'http-port') pricingWorkers[worker] = delta(key)
+    const [target, path, worker, wire] = key.split('|')
+    if (path !== 'http-port') continue
+    if (wires[target]) {
+      const label = wire === 'http' || wire === 'frames' ? wire : 'unlabelled'
+      wires[target][label] += delta(key)
+    }
+    if (target === 'pricing') pricingWorkers[worker] = (pricingWorkers[worker] ?? 0) + delta(key)
   }
-  return { wrong, targets, pricingWorkers }
+  return { wrong, targets, wires, pricingWorkers }
 }
 
 /**
- * The drop-in's counter for calls made by the entry (front), by target|path|targetWorker.
+ * The drop-in's counter for calls made by the entry (front), by target|path|targetWorker|wire
+ * (wire '' when unlabelled).
  * @param {string} metricsUrl
  * @returns {Promise<Map<string, number>>}
  */
@@ -186,7 +240,7 @@ async function readCounter (metricsUrl) {
     if (!match) continue
     const labels = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
     if (labels.applicationId !== 'front') continue
-    const key = `${labels.target}|${labels.path}|${labels.targetWorker}`
+    const key = `${labels.target}|${labels.path}|${labels.targetWorker}|${labels.wire ?? ''}`
     counts.set(key, (counts.get(key) ?? 0) + Number(match[2]))
   }
   return counts

