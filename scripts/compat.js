@@ -32,9 +32,9 @@ import { readRelease, releaseVersions } from './compat/releases.js'
 const releasesAvailable = releaseVersions()
 const nodesAvailable = nodeMajors()
 
-/** Rough seconds, for the progress line: a release's install, a cell's start and check. */
-const INSTALL_SECONDS = 40
-const CELL_SECONDS = 20
+/** Rough seconds on the 2-core box, for the progress line: a release's install, a cell's start and check. */
+const INSTALL_SECONDS = 25
+const CELL_SECONDS = 9
 
 runMain(async () => {
   const flags = parseFlags(process.argv.slice(2), {
@@ -56,7 +56,9 @@ runMain(async () => {
   const plan = planMatrix({ releases, nodes, wires })
   const toRun = plan.filter((cell) => cell.plan === 'run')
 
-  const progress = createProgress({ steps: new Set(toRun.map((c) => c.release)).size + toRun.length, secondsPerStep: (INSTALL_SECONDS + CELL_SECONDS * 6) / 7 })
+  const installs = new Set(toRun.map((c) => c.release)).size
+  const steps = installs + toRun.length
+  const progress = createProgress({ steps, secondsPerStep: (installs * INSTALL_SECONDS + toRun.length * CELL_SECONDS) / Math.max(1, steps) })
   const log = (/** @type {string} */ line) => progress.log(line)
   for (const cell of plan.filter((c) => c.plan === 'unsupported')) log(`Watt ${cell.release} on Node ${cell.nodeVersion} (${cell.wire}): unsupported, ${cell.reason}`)
   /** @type {Map<string, string>} major → its node binary */
