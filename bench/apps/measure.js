@@ -4,13 +4,14 @@
 // runtime's metrics scraped around it (CPU per request, RSS, and the drop-in's
 // counter, which must show every call over http-port on mesh-port and none
 // elsewhere), and for writes the table checked afterwards and put back as seeded.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { requestDelta, resourceDelta, scrapeMetrics } from '../lib/metrics.js'
 import { processCpuSeconds } from '../lib/proc-cpu.js'
 import { waitUntilSettled } from '../lib/settle.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { readOrders, resetOrders } from './database.js'
 import { routeLoad } from './expected.js'
-import { warmupFor } from './plan.js'
+import { DROP_IN_PATH, warmupFor } from './plan.js'
 import { checkWrites } from './writes.js'
 
 /** Far below Watt's 300 s default: a stuck call fails the run instead of stalling it. */
@@ -69,14 +70,31 @@ export async function measureRoute (kase, { round, progress, flags, context }) {
   failures.push(...pathFailures(kase.path, measured.meshPort))
   let writes
   if (route.writes) {
-    // the orders in flight when the load stopped are written before the table is read
+    // the orders in flight when the load stopped are written before the table is read: the
+    // entry answers fast GETs while inserts still queue at the db (18 rows landed after a reset at c50)
     await waitUntilSettled(settleUrl)
+    await untilRowsStable(runtime.dbFile)
     const checked = checkWrites(runtime.dbFile, route.writes, rowsBefore)
     failures.push(...checked.failures)
     writes = checked.table
     resetOrders(runtime.dbFile)
   }
   return { ...measured, failures: [...failures, ...(measured.failures ?? [])], ...(writes ? { writes } : {}), runtimePid: runtime.pid }
+}
+
+/**
+ * Waits until the orders table has held the same number of rows for five reads 100 ms apart (at most 20 s).
+ * @param {string} file
+ */
+async function untilRowsStable (file) {
+  let last = -1
+  let same = 0
+  for (const deadline = Date.now() + 20_000; same < 5 && Date.now() < deadline;) {
+    const rows = readOrders(file).rows
+    same = rows === last ? same + 1 : 0
+    last = rows
+    await sleep(100)
+  }
 }
 
 /**
@@ -90,7 +108,7 @@ export function pathFailures (path, meshPort) {
   const targets = Object.entries(meshPort)
   const overMesh = targets.reduce((sum, [, counts]) => sum + counts.mesh, 0)
   const overHttpPort = targets.reduce((sum, [, counts]) => sum + Object.values(counts.httpPort).reduce((a, b) => a + b, 0), 0)
-  if (path === 'mesh-port') {
+  if (path === DROP_IN_PATH || path === 'mesh-port-auto') {
     const failures = []
     if (overMesh) failures.push(`${overMesh} call(s) fell back to Watt's mesh instead of http-port`)
     if (!overHttpPort) failures.push('the drop-in\'s counter shows no call over http-port')
