@@ -1,6 +1,6 @@
-// The drop-in's `flush` option (D-44-c10): 'turn', the default, sends the frames of
+// The drop-in's `flush` option (D-44-c10, D-wake): 'turn', the default, sends the frames of
 // one event-loop turn in one message; 'callback' sends each callback's frames at
-// its end. The caller picks it and tells the callee in the handshake, so both ends
+// its end; 'auto' at once when the peer thread is idle (packages/channel/test/wire/wake.test.js). The caller picks it and tells the callee in the handshake, so both ends
 // of a link flush alike; an unknown value is refused, an unnamed one is the default.
 // Then a runtime on 'callback' answers as the default does, every call over http-port.
 import { createHash } from 'node:crypto'
@@ -49,9 +49,11 @@ test('the caller names the flush in the handshake, and the callee takes it from 
   const base = { connections: 1, pool: {}, workers: { ask: async () => [] }, log: silent, caller: 'front' }
   t.same(new ApplicationRoute('svc', /** @type {any} */ (base)).handshakeMeta(), { caller: 'front' }, 'the default is not named')
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback' })).handshakeMeta(), { caller: 'front', flush: 'callback' })
+  t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'auto' })).handshakeMeta(), { caller: 'front', flush: 'auto' })
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback', wire: 'frames' })).handshakeMeta(), { caller: 'front', wire: 'frames', flush: 'callback' })
 
   t.equal(flushOf({ caller: 'front', flush: 'callback' }), 'callback')
+  t.equal(flushOf({ caller: 'front', flush: 'auto' }), 'auto')
   t.equal(flushOf({ caller: 'front' }), 'turn', 'an older caller names none: the default')
   t.equal(flushOf({ flush: 'sometimes' }), 'turn', 'an unknown value in a handshake: the default')
   t.equal(flushOf(undefined), 'turn')
@@ -60,6 +62,10 @@ test('the caller names the flush in the handshake, and the callee takes it from 
   t.teardown(() => { port1.close(); port2.close() })
   const callee = acceptConnections(http.createServer(), port2, { caller: 'front', flush: 'callback' })
   t.equal(callee.schedule, queueMicrotask, 'the callee flushes per callback as asked')
+  const { port1: p1, port2: p2 } = new MessageChannel()
+  t.teardown(() => { p1.close(); p2.close() })
+  const auto = acceptConnections(http.createServer(), p2, { caller: 'front', flush: 'auto' })
+  t.equal(auto.auto, true, 'and reads the caller\'s idle flag when asked for auto')
 })
 
 test('a runtime on flush "callback" answers as the default does, every call over http-port', async (t) => {

@@ -6,6 +6,10 @@ import { InvalidOptionError } from './errors.js'
 
 /** @typedef {'callback' | 'turn'} Flush */
 /**
+ * @typedef {Flush | 'auto'} WireFlush  a mux's; 'auto': at once when the peer thread is idle, else at the
+ *   turn's end (wire/wake.js)
+ */
+/**
  * @typedef {Flush | 'microtask' | 'immediate'} FlushMode
  *   'microtask' and 'immediate': the 0.2 names of 'callback' and 'turn'
  */
@@ -25,11 +29,14 @@ export function flushOption (flush) {
 export const scheduler = (flush) => flush === 'turn' ? setImmediate : queueMicrotask
 
 /**
- * The flush a handshake's meta asks for: 'callback' only when named, else 'turn'.
+ * The flush a handshake's meta asks for: 'callback' or 'auto' when named, else 'turn'.
  * @param {unknown} meta
- * @returns {Flush}
+ * @returns {WireFlush}
  */
-export const flushOf = (meta) => (/** @type {{ flush?: unknown }} */ (meta)?.flush === 'callback' ? 'callback' : 'turn')
+export function flushOf (meta) {
+  const flush = /** @type {{ flush?: unknown }} */ (meta)?.flush
+  return flush === 'callback' || flush === 'auto' ? flush : 'turn'
+}
 
 export class Outbox {
   /**

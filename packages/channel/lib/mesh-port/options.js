@@ -14,8 +14,8 @@ import { checkPoolOptions } from '../http/dispatcher.js'
  *   to another worker, once; default true
  * @property {'http' | 'frames'} [wire]  'http' (default): HTTP/1.1 bytes over each link; 'frames' (experimental):
  *   requests as structured frames (frames/), those it cannot carry over HTTP
- * @property {'turn' | 'callback'} [flush]  'turn' (default): a turn's frames leave in one message; 'callback': at the
- *   end of each callback, which lets threads overlap at low concurrency for more CPU per call
+ * @property {'turn' | 'auto' | 'callback'} [flush]  'turn' (default): a turn's frames leave in one message; 'auto':
+ *   at once when the peer thread is idle, else per turn (D-wake); 'callback': at the end of each callback
  */
 
 const KNOWN = ['connections', 'window', 'pool', 'exclude', 'retry', 'wire', 'flush']
@@ -40,7 +40,7 @@ export function meshPortOptions (options = {}) {
   const fail = (/** @type {string} */ name, /** @type {string} */ what, /** @type {unknown} */ value) =>
     new InvalidOptionError(`mesh-port: "${name}" must be ${what}, not ${JSON.stringify(value)}`)
   if (wire !== 'http' && wire !== 'frames') throw fail('wire', '"http" or "frames"', wire)
-  if (flush !== 'turn' && flush !== 'callback') throw fail('flush', '"turn" or "callback"', flush)
+  if (!['turn', 'auto', 'callback'].includes(flush)) throw fail('flush', '"turn", "auto" or "callback"', flush)
   if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string')) {
     throw fail('exclude', 'an array of application ids', exclude)
   }

@@ -217,7 +217,7 @@ export class ApplicationRoute {
   /** What the callee is told of the link: who calls, and the wire and flush it is to use. */
   handshakeMeta () {
     const { caller, wire, flush } = this.options
-    return { caller, ...(wire === 'frames' ? { wire } : {}), ...(flush === 'callback' ? { flush } : {}) }
+    return { caller, ...(wire === 'frames' ? { wire } : {}), ...(flush !== 'turn' ? { flush } : {}) }
   }
 
   /**

@@ -1,10 +1,12 @@
 // @ts-check
 // One MessagePort between a caller thread and a worker carries every stream between them (format: signals.js).
 // A turn's frames leave in ONE postMessage at its end (setImmediate, after the poll's socket callbacks): each
-// post wakes the peer thread, the cost of a call (D-one-post-per-turn); at low load, a convoy (D-44-c10).
+// post wakes the peer thread, the cost of a call (D-one-post-per-turn). At low load, a convoy (D-44-c10);
+// with flush 'auto' the first frames after the peer thread went idle leave at once (D-wake).
 import { ChannelError, CODES } from '../errors.js'
 import { scheduler } from '../flush.js'
-import { FRAME_BYTES, GOAWAY, OPEN, PING, PONG, RESET } from './signals.js'
+import { FRAME_BYTES, GOAWAY, isHead, OPEN, PING, PONG, RESET } from './signals.js'
+import { atWork, claimWake, idleFlag } from './wake.js'
 
 /**
  * What the mux needs from a stream (an HTTP connection, a frames-wire request or answer).
@@ -69,7 +71,12 @@ export class PortMux {
     this.spare = []
     this.spareLimit = 0
     this.flushQueued = false
-    this.schedule = scheduler(flush)
+    this.schedule = scheduler(flush === 'auto' ? 'turn' : flush)
+    this.auto = flush === 'auto'
+    /** @type {Int32Array | null} 'auto': the peer thread's idle flag once sent (an older peer never does) */
+    this.peerIdle = null
+    this.soonQueued = false
+    this.flushSoon = this.flushSoon.bind(this)
     this.closed = false
     /** messages received so far: whether the peer's event loop ran since a look (stall.js) */
     this.heard = 0
@@ -84,6 +91,7 @@ export class PortMux {
     port.on('message', (message) => this.onMessage(message))
     port.on('close', () => this.lost(new ChannelError(peer, CODES.CLOSED,
       'the connection closed before the answer completed (application stopped, crashed or restarted)')))
+    this.toldIdle = !this.auto // 'auto': this thread's idle flag goes with the first post
     this.updateRef()
   }
 
@@ -155,6 +163,10 @@ export class PortMux {
     if (this.closed) return
     this.outbox.push(id, payload)
     if (transfer) this.transfer.push(transfer)
+    if (this.peerIdle !== null && !this.soonQueued && claimWake(this.peerIdle)) {
+      this.soonQueued = true
+      queueMicrotask(this.flushSoon)
+    }
     if (!this.flushQueued) {
       this.flushQueued = true
       this.schedule(this.flush)
@@ -186,17 +198,25 @@ export class PortMux {
     if (buffer.byteLength === FRAME_BYTES) this.send(0, buffer, buffer)
   }
 
-  flush () {
-    this.flushQueued = false
+  /** What the current callback queued, now: this post wakes the idle peer thread (D-wake). */
+  flushSoon () { this.soonQueued = false; this.post() }
+
+  flush () { this.flushQueued = false; this.post() }
+
+  post () {
     if (this.closed || this.outbox.length === 0) return
     const outbox = this.outbox
     const transfer = this.transfer
+    if (!this.toldIdle) {
+      this.toldIdle = true
+      outbox.push(0, idleFlag())
+    }
     this.outbox = []
     this.transfer = []
     try {
       this.port.postMessage(outbox, transfer)
     } catch (err) {
-      // Runs from setImmediate: a throw here would be uncaught. Every frame is a string,
+      // Runs from setImmediate or a microtask: a throw here would be uncaught. Every frame is a string,
       // number, plain head or buffer, so this is a bug or a detached buffer: fail the streams.
       const why = /** @type {Error} */ (err).message
       this.lost(new ChannelError(this.peer, CODES.PROTOCOL, `a message could not be posted: ${why}`))
@@ -210,6 +230,7 @@ export class PortMux {
       return this.protocolError(`a message that is not frame pairs (${typeof message})`)
     }
     this.heard++
+    if (this.auto) atWork()
     let reset = false
     for (let i = 0; i < message.length && !this.closed; i += 2) {
       const id = message[i]
@@ -239,6 +260,8 @@ export class PortMux {
   onControl (payload) {
     if (payload instanceof ArrayBuffer) {
       if (payload.byteLength === FRAME_BYTES && this.spare.length < this.spareLimit) this.spare.push(payload)
+    } else if (payload instanceof SharedArrayBuffer) {
+      if (this.auto) this.peerIdle = new Int32Array(payload)
     } else if (payload === GOAWAY) this.onGoAway?.()
     else if (payload === PING) this.send(0, PONG)
   }
@@ -270,12 +293,4 @@ export class PortMux {
     this.port.close()
     this.onClose?.()
   }
-}
-
-/**
- * A frames-wire request head (request-head.js): the first frame of a request stream.
- * @param {unknown} payload
- */
-export function isHead (payload) {
-  return payload !== null && typeof payload === 'object' && typeof (/** @type {any} */ (payload)).m === 'string'
 }

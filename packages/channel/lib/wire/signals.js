@@ -41,5 +41,13 @@ export const REPLAY_BYTES = 64 * 1024
 /** Moves one request may make (refused by one stopping worker, then another). */
 export const MAX_MOVES = 3
 
+/**
+ * A frames-wire request head (request-head.js): the first frame of a request stream.
+ * @param {unknown} payload
+ */
+export function isHead (payload) {
+  return payload !== null && typeof payload === 'object' && typeof (/** @type {any} */ (payload)).m === 'string'
+}
+
 export { flushOf } from '../flush.js'
-/** @typedef {import('../flush.js').Flush} Flush */
+/** @typedef {import('../flush.js').WireFlush} Flush */

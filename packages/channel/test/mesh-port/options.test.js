@@ -18,7 +18,7 @@ t.test('each bad value, and an unknown name', async (t) => {
     ['options', 'fast', /"options" must be an object/],
     ['unknown', { conections: 4 }, /unknown option "conections" \(known: connections, window, pool, exclude, retry, wire, flush\)/],
     ['wire', { wire: 'tcp' }, /"wire" must be "http" or "frames", not "tcp"/],
-    ['flush', { flush: 'immediate' }, /"flush" must be "turn" or "callback", not "immediate"/],
+    ['flush', { flush: 'immediate' }, /"flush" must be "turn", "auto" or "callback", not "immediate"/],
     ['exclude', { exclude: 'db' }, /"exclude" must be an array of application ids, not "db"/],
     ['exclude', { exclude: [1] }, /"exclude" must be an array of application ids/],
     ['retry', { retry: 'yes' }, /"retry" must be true or false, not "yes"/],
