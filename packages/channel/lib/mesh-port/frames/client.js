@@ -1,7 +1,9 @@
 // @ts-check
 // A link's frames wire (caller side): requests it can carry go as frames on the link's PortMux; the rest (a
-// new-API handler, bodies undici must encode, framing headers, a query object, expect-continue) take the
-// link's HTTP wire. Each path has its own tally, so the counter says which wire took what.
+// new-API handler, bodies undici must encode, framing headers, a query object, expect-continue, and every
+// request while something watches undici's request channels) take the link's HTTP wire. Each path has its
+// own tally, so the counter says which wire took what.
+import { channel } from 'node:diagnostics_channel'
 import { DEFAULT_WINDOW, MAX_MOVES, STRING_LIMIT } from '../../wire/signals.js'
 import { OldApiView } from '../pool-handler.js'
 import { FramesCall } from './call.js'
@@ -22,6 +24,15 @@ import { requestHead } from './request-head.js'
  * @property {import('../../http/dispatcher.js').PortPool} [pool]  the link's HTTP wire, whose close (its mux
  *   closes after it) waits for this wire's calls
  */
+
+/**
+ * undici publishes each request it creates here. OpenTelemetry's undici instrumentation (loaded in
+ * every worker by Watt's `telemetry`) makes the call's CLIENT span there and adds its `traceparent`
+ * header; Watt's `httpClientMetrics` and APM agents watch it too. Frames are no undici request: while
+ * anything listens, requests take the HTTP wire (an undici Pool), or the callee's span would start
+ * a new trace (test/mesh-port/telemetry.test.js in the repository).
+ */
+const requestCreated = channel('undici:request:create')
 
 /** @type {WeakMap<PortMux, FramesClient>} each mux's frames wire, for a refused request to move to */
 const clients = new WeakMap()
@@ -69,7 +80,7 @@ export class FramesClient {
    * @returns {boolean}
    */
   dispatch (opts, view) {
-    if (!(view instanceof OldApiView)) return false
+    if (!(view instanceof OldApiView) || requestCreated.hasSubscribers) return false
     const outgoing = requestHead(opts, this.host(opts.origin), STRING_LIMIT)
     if (outgoing === null) return false
     this.tally.count++

@@ -5,6 +5,7 @@
 // small window under big bodies both ways, a server that stops reading or drops
 // the answer, and the requests left to the HTTP wire.
 import { createHash } from 'node:crypto'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import http from 'node:http'
 import { MessageChannel } from 'node:worker_threads'
 import { test } from 'tap'
@@ -257,4 +258,21 @@ test('a refused request with a streamed body moves with it (up to 64 KiB), a lar
   const large = pattern(200_000)
   await t.rejects(call(new Over(), '/', { method: 'POST', body: (async function * () { yield large.subarray(0, 100_000); yield large.subarray(100_000) })() }), /could not move/)
   t.equal(linkA.inFlight, 0, 'settled')
+})
+
+test('while something watches undici:request:create (Watt telemetry, APM), every request is left to the HTTP wire', async (t) => {
+  const { dispatcher, tally } = framesPair(t, (req, res) => res.end('over frames'))
+  // What OpenTelemetry's undici instrumentation subscribes to: it traces undici's own requests
+  // only, and frames are none (test/mesh-port/telemetry.test.js in the repository).
+  const watcher = () => {}
+  subscribe('undici:request:create', watcher)
+  try {
+    await t.rejects(call(dispatcher, '/'), /left this request to HTTP/, 'watched: not sent as frames')
+  } finally {
+    unsubscribe('undici:request:create', watcher)
+  }
+  t.equal(tally.count, 0, 'nothing counted as frames while watched')
+  const answer = await call(dispatcher, '/')
+  t.equal(answer.bytes.toString(), 'over frames', 'unwatched: frames again')
+  t.equal(tally.count, 1)
 })
