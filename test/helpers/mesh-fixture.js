@@ -17,14 +17,15 @@ let derived = 0
 /**
  * @param {import('tap').Test} t
  * @param {'mesh' | 'drop-in' | 'drop-in-frames'} mode
- * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown>, config?: string }} [options]  `apps`: only these apps beside
+ * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown>, config?: string, env?: Record<string, string> }} [options]  `apps`: only these apps beside
  *   the front (each app is a worker to start: the whole fixture costs a loaded box some
  *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
  *   the test may edit (`appDir`); `workers`: workers per app, where not one; `dropIn`: the
  *   drop-in's options in the undici block (mode 'drop-in'); `config`: another config of the
- *   fixture folder in place of the mode's (e.g. 'watt.mesh-port.dynamic.json')
+ *   fixture folder in place of the mode's (e.g. 'watt.mesh-port.dynamic.json'); `env`: more
+ *   variables for the runtime (a config's `{NAME}` placeholders)
  */
-export async function startFixture (t, mode, { apps, watch = false, workers, dropIn, config } = {}) {
+export async function startFixture (t, mode, { apps, watch = false, workers, dropIn, config, env } = {}) {
   const [port, metrics, plain] = await freePorts(3)
   const frames = mode === 'drop-in-frames' || (mode === 'drop-in' && process.env.MESH_PORT_WIRE === 'frames')
   let configFile = join(FIXTURE, config ?? (mode === 'mesh' ? 'watt.json' : frames ? 'watt.mesh-frames.json' : 'watt.mesh-port.json'))
@@ -33,7 +34,7 @@ export async function startFixture (t, mode, { apps, watch = false, workers, dro
   const derivedConfig = Boolean(apps || copy || workers || dropIn)
   if (derivedConfig) configFile = withOnly(configFile, keep, copy, workers, dropIn)
   const runtime = await startRuntime({
-    env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info' },
+    env: { PORT: String(port), PLT_METRICS_PORT: String(metrics), PLAIN_PORT: String(plain), PLT_LOG_LEVEL: 'info', ...env },
     reuse: false,
     configFile,
     readyPaths: ['/ready']
