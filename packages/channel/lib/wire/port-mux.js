@@ -6,7 +6,7 @@
 import { ChannelError, CODES } from '../errors.js'
 import { scheduler } from '../flush.js'
 import { FRAME_BYTES, GOAWAY, isHead, OPEN, PING, PONG, RESET } from './signals.js'
-import { atWork, claimWake, idleFlag } from './wake.js'
+import { atWork, claimWake, idleFlag, watchLoad } from './wake.js'
 
 /**
  * What the mux needs from a stream (an HTTP connection, a frames-wire request or answer).
@@ -92,6 +92,7 @@ export class PortMux {
     port.on('close', () => this.lost(new ChannelError(peer, CODES.CLOSED,
       'the connection closed before the answer completed (application stopped, crashed or restarted)')))
     this.toldIdle = !this.auto // 'auto': this thread's idle flag goes with the first post
+    if (this.auto) watchLoad()
     this.updateRef()
   }
 

@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import { MessageChannel, Worker } from 'node:worker_threads'
 import t from 'tap'
 import { PortMux } from '../../lib/wire/port-mux.js'
-import { atWork, claimWake, idleFlag } from '../../lib/wire/wake.js'
+import { atWork, BUSY_ELU, claimWake, idleFlag, sampleLoad, watchLoad } from '../../lib/wire/wake.js'
 import { withoutIdleFlag } from '../helpers/frames.js'
 
 const IDLE = 1
@@ -33,10 +33,17 @@ function pair (t, options = {}) {
   return { a, b, posts }
 }
 
+/** Lets this thread's loop idle, then samples it: not saturated, so claimWake may wake a peer. */
+async function withSlack () {
+  await new Promise((resolve) => setTimeout(resolve, 60))
+  sampleLoad()
+}
+
 /** Lets every queued microtask run, and no more. */
 const microtasks = () => new Promise((resolve) => queueMicrotask(() => queueMicrotask(resolve)))
 
 t.test('claimWake: one caller claims an idle thread; a thread is idle again at the end of a working turn', async (t) => {
+  await withSlack()
   Atomics.store(own, 0, IDLE)
   t.equal(claimWake(own), true, 'the idle thread is claimed')
   t.equal(claimWake(own), false, 'by one post only: the next finds it woken')
@@ -45,6 +52,20 @@ t.test('claimWake: one caller claims an idle thread; a thread is idle again at t
   t.equal(claimWake(own), false, 'still at work in this turn')
   await nextTurn()
   t.equal(Atomics.load(own, 0), IDLE, 'idle once the turn that did the work ended')
+})
+
+t.test('a thread whose own event loop is saturated wakes no one early; once it has slack, it does', async (t) => {
+  watchLoad()
+  const peer = new Int32Array(new SharedArrayBuffer(4))
+  const busyUntil = Date.now() + 60
+  while (Date.now() < busyUntil); // the loop busy, with no idle time
+  t.equal(sampleLoad(), true, `saturated: utilization above ${BUSY_ELU}`)
+  Atomics.store(peer, 0, IDLE)
+  t.equal(claimWake(peer), false, 'the idle peer is left for the turn\'s end')
+  t.equal(Atomics.load(peer, 0), IDLE, 'and its flag untouched')
+  await new Promise((resolve) => setTimeout(resolve, 60))
+  t.equal(sampleLoad(), false, 'idle for a while: not saturated')
+  t.equal(claimWake(peer), true, 'now it wakes the peer')
 })
 
 t.test('the first post carries the idle flag; the peer keeps it', async (t) => {
@@ -67,6 +88,7 @@ t.test('auto: at once when the peer is idle, at the turn\'s end while it is at w
   b.add(1, one)
   a.peerIdle = new Int32Array(new SharedArrayBuffer(4)) // the peer's flag, as its first post brings it
 
+  await withSlack()
   Atomics.store(a.peerIdle, 0, IDLE)
   a.send(1, 'x')
   a.send(1, 'y')
@@ -117,6 +139,7 @@ t.test('across threads: a worker at rest is woken by the first frame, and answer
   t.equal(Atomics.load(peer, 0), IDLE, 'the worker marked itself idle after its turn')
 
   // One turn here: send, then keep this thread busy past the point where the worker could answer.
+  await withSlack()
   let answeredWithin = false
   await new Promise((resolve) => setImmediate(() => {
     mux.send(1, 'again')
