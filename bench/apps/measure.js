@@ -108,7 +108,7 @@ export function pathFailures (path, meshPort) {
   const targets = Object.entries(meshPort)
   const overMesh = targets.reduce((sum, [, counts]) => sum + counts.mesh, 0)
   const overHttpPort = targets.reduce((sum, [, counts]) => sum + Object.values(counts.httpPort).reduce((a, b) => a + b, 0), 0)
-  if (path === DROP_IN_PATH || path === 'mesh-port-auto') {
+  if (path === DROP_IN_PATH || path === 'mesh-port-turn') {
     const failures = []
     if (overMesh) failures.push(`${overMesh} call(s) fell back to Watt's mesh instead of http-port`)
     if (!overHttpPort) failures.push('the drop-in\'s counter shows no call over http-port')

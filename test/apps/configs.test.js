@@ -18,12 +18,12 @@ for (const app of Object.keys(APPS)) {
     assertOnlyUndiciDiffers(t, file(app, 'ipc'), file(app, 'mesh-port'))
   })
 
-  t.test(`${app}: mesh-port-auto is mesh-port with the drop-in's flush "auto", nothing else`, async (t) => {
+  t.test(`${app}: mesh-port-turn is mesh-port with the drop-in's flush "turn", nothing else`, async (t) => {
     const dropIn = readJson(file(app, 'mesh-port'))
-    const auto = readJson(file(app, 'mesh-port-auto'))
-    t.same(auto.undici.interceptors.map((i) => i.options), [{ flush: 'auto' }], 'the one option set')
+    const turn = readJson(file(app, 'mesh-port-turn'))
+    t.same(turn.undici.interceptors.map((i) => i.options), [{ flush: 'turn' }], 'the one option set')
     const withoutOptions = (config) => ({ ...config, undici: { interceptors: config.undici.interceptors.map(({ options, ...rest }) => rest) } })
-    t.strictSame(withoutOptions(auto), withoutOptions(dropIn))
+    t.strictSame(withoutOptions(turn), withoutOptions(dropIn))
   })
 
   t.test(`${app}: tcp is ipc with the applications' env pointing at loopback ports, nothing else`, async (t) => {

@@ -47,15 +47,15 @@ test('flush "callback": each callback\'s frames leave at its end', async (t) => 
 test('the caller names the flush in the handshake, and the callee takes it from there', async (t) => {
   const silent = { info () {}, warn () {}, debug () {} }
   const base = { connections: 1, pool: {}, workers: { ask: async () => [] }, log: silent, caller: 'front' }
-  t.same(new ApplicationRoute('svc', /** @type {any} */ (base)).handshakeMeta(), { caller: 'front' }, 'the default is not named')
+  t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'turn' })).handshakeMeta(), { caller: 'front' }, '\'turn\' is not named: an older callee takes it as its default')
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback' })).handshakeMeta(), { caller: 'front', flush: 'callback' })
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'auto' })).handshakeMeta(), { caller: 'front', flush: 'auto' })
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback', wire: 'frames' })).handshakeMeta(), { caller: 'front', wire: 'frames', flush: 'callback' })
 
   t.equal(flushOf({ caller: 'front', flush: 'callback' }), 'callback')
   t.equal(flushOf({ caller: 'front', flush: 'auto' }), 'auto')
-  t.equal(flushOf({ caller: 'front' }), 'turn', 'an older caller names none: the default')
-  t.equal(flushOf({ flush: 'sometimes' }), 'turn', 'an unknown value in a handshake: the default')
+  t.equal(flushOf({ caller: 'front' }), 'turn', 'a caller that names none (flush \'turn\', or an older one): per turn')
+  t.equal(flushOf({ flush: 'sometimes' }), 'turn', 'an unknown value in a handshake: per turn')
   t.equal(flushOf(undefined), 'turn')
 
   const { port1, port2 } = new MessageChannel()

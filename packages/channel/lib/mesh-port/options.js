@@ -14,8 +14,8 @@ import { checkPoolOptions } from '../http/dispatcher.js'
  *   to another worker, once; default true
  * @property {'http' | 'frames'} [wire]  'http' (default): HTTP/1.1 bytes over each link; 'frames' (experimental):
  *   requests as structured frames (frames/), those it cannot carry over HTTP
- * @property {'turn' | 'auto' | 'callback'} [flush]  'turn' (default): a turn's frames leave in one message; 'auto':
- *   at once when the peer thread is idle, else per turn (D-wake); 'callback': at the end of each callback
+ * @property {'turn' | 'auto' | 'callback'} [flush]  'auto' (default): at once when the peer thread is idle, else
+ *   per turn (D-wake); 'turn': a turn's frames leave in one message; 'callback': at the end of each callback
  */
 
 const KNOWN = ['connections', 'window', 'pool', 'exclude', 'retry', 'wire', 'flush']
@@ -35,7 +35,7 @@ export function meshPortOptions (options = {}) {
     throw new InvalidOptionError(`mesh-port: unknown option ${names} (known: ${KNOWN.join(', ')})`)
   }
   const {
-    connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'turn'
+    connections = 32, window, pool = {}, exclude = [], retry = true, wire = 'http', flush = 'auto'
   } = /** @type {MeshPortOptions} */ (given)
   const fail = (/** @type {string} */ name, /** @type {string} */ what, /** @type {unknown} */ value) =>
     new InvalidOptionError(`mesh-port: "${name}" must be ${what}, not ${JSON.stringify(value)}`)

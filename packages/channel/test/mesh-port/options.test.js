@@ -6,7 +6,7 @@ import { DEFAULT_WINDOW } from '../../lib/wire/signals.js'
 const invalid = (message) => ({ name: 'InvalidOptionError', code: 'WATT_CHANNEL_INVALID_OPTION', message })
 
 t.test('the defaults', async (t) => {
-  t.same(meshPortOptions(), { connections: 32, window: DEFAULT_WINDOW, pool: {}, exclude: [], retry: true, wire: 'http', flush: 'turn' })
+  t.same(meshPortOptions(), { connections: 32, window: DEFAULT_WINDOW, pool: {}, exclude: [], retry: true, wire: 'http', flush: 'auto' })
   t.same(meshPortOptions(null).connections, 32, 'null is no options')
   t.same(meshPortOptions({ connections: 4, window: 65536, exclude: ['db'], retry: false, wire: 'frames', flush: 'callback', pool: { headersTimeout: 1000 } }),
     { connections: 4, window: 65536, pool: { headersTimeout: 1000 }, exclude: ['db'], retry: false, wire: 'frames', flush: 'callback' })
