@@ -41,7 +41,7 @@ export const FLAGS = {
   warmup: { type: 'integer', default: 1, min: 0, max: 120, help: 'seconds of unmeasured load before each run' },
   'first-warmup': { type: 'integer', default: 3, min: 0, max: 300, help: 'seconds of unmeasured load before a case\'s first round instead (each isolate on the path compiles the route then)' },
   rounds: { type: 'integer', default: 2, min: 1, max: 50, help: `interleaved rounds (${PATHS.join(', ')}, ${BASELINE_PATH}, …); each app runs all its rounds before the next` },
-  profiles: { type: 'list', default: ['latency'], choices: Object.keys(PROFILES), help: 'latency = c10, busy = c50' },
+  profiles: { type: 'list', default: Object.keys(PROFILES), choices: Object.keys(PROFILES), help: 'latency = c10, busy = c50 (both by default: the two loads can rank the paths differently)' },
   apps: { type: 'list', default: Object.keys(APPS), choices: Object.keys(APPS), help: 'which apps' },
   routes: { type: 'list', choices: ROUTES, help: 'only these routes (app/route), e.g. catalog/list' },
   paths: { type: 'list', default: [...PATHS], choices: [...PATHS, ...EXTRA_PATHS], help: 'ipc = Watt\'s mesh, mesh-port = the drop-in, tcp = loopback ports; mesh-port-turn = the drop-in with flush "turn" (its default before "auto")' },

@@ -72,11 +72,32 @@ function sentences (result, v) {
   if (has('storefront/page')) {
     lines.push(`- **A plain \`node:http\` backend-for-frontend** (storefront, three \`fetch\` calls to the db per page, no gateway): the drop-in served ${times(v.ratio('storefront/page', 'mesh-port', 'ipc'))} the mesh (${p99('storefront/page')}, ${cpu('storefront/page')}).`)
   }
-  const versusTcp = v.profiles.map((p) => v.ratio(p, 'mesh-port', 'tcp')).filter((r) => r != null).map((r) => /** @type {{ median: number }} */ (r).median)
-  if (versusTcp.length) {
-    lines.push(`- **Against loopback TCP** through a keep-alive pool (the same apps, each also listening on a port of its own): the drop-in served ${Math.min(...versusTcp).toFixed(2)}–${Math.max(...versusTcp).toFixed(2)}× TCP's requests across the routes.`)
+  const versusTcp = (/** @type {string[]} */ profiles) => profiles.map((p) => v.ratio(p, 'mesh-port', 'tcp')).filter((r) => r != null).map((r) => /** @type {{ median: number }} */ (r).median)
+  const range = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`
+  const [low, busy] = [versusTcp(v.profiles.filter((p) => !p.includes('@'))), versusTcp(v.profiles.filter((p) => p.endsWith('@busy')))]
+  if (low.length || busy.length) {
+    const loads = [low.length ? `${range(low)} TCP's requests across the routes at ${connectionsOf(result, false)} connections` : '', busy.length ? `${range(busy)} at ${connectionsOf(result, true)}` : ''].filter(Boolean)
+    lines.push(`- **Against loopback TCP** through a keep-alive pool (the same apps, each also listening on a port of its own): the drop-in served ${loads.join(', and ')}.`)
   }
   return lines.join('\n')
+}
+
+/**
+ * "10 connections", or with a second load "10 connections (the routes marked `@busy`: 50)".
+ * @param {any} result
+ */
+function connectionsText (result) {
+  const busy = connectionsOf(result, true)
+  return `${connectionsOf(result, false) ?? '?'} connections${busy == null ? '' : ` (the routes marked \`@busy\`: ${busy})`}`
+}
+
+/**
+ * The connections of the result's runs at the usual load, or at the busy one (undefined when none ran).
+ * @param {any} result
+ * @param {boolean} busy
+ */
+function connectionsOf (result, busy) {
+  return result.runs.find((/** @type {any} */ r) => r.profile.endsWith('@busy') === busy)?.connections
 }
 
 /**
@@ -84,9 +105,8 @@ function sentences (result, v) {
  */
 function settings (result) {
   const { config, machine } = result
-  const first = result.runs[0] ?? {}
   const commit = `${machine.git?.commit?.slice(0, 10) ?? 'unknown'}${machine.git?.dirty ? ' with local changes' : ''}`
-  return `${first.connections ?? '?'} connections, pipelining 1; ${config.rounds} interleaved round(s) of ${config.duration} s after ${config.warmup} s warm-up (${config.firstWarmup} s in the first round); ratios paired per round (median). Dataset ${fixed(config.dataset?.categories)} categories and ${fixed(config.dataset?.products)} products in SQLite; every answer checked against the seeded rows, every write against the table afterwards. ${machine.cpuModel}, ${machine.cores} cores; wattpm ${machine.versions?.wattpm ?? 'unknown'}; commit ${commit}; started ${result.startedAt}; \`${result.source}\`.`
+  return `${connectionsText(result)}, pipelining 1; ${config.rounds} interleaved round(s) of ${config.duration} s after ${config.warmup} s warm-up (${config.firstWarmup} s in the first round); ratios paired per round (median). Dataset ${fixed(config.dataset?.categories)} categories and ${fixed(config.dataset?.products)} products in SQLite; every answer checked against the seeded rows, every write against the table afterwards. ${machine.cpuModel}, ${machine.cores} cores; wattpm ${machine.versions?.wattpm ?? 'unknown'}; commit ${commit}; started ${result.startedAt}; \`${result.source}\`.`
 }
 
 /**
@@ -110,7 +130,7 @@ export function appsBlock ({ apps }) {
 export function appsSummaryBlock ({ apps }) {
   const failed = apps.runs.filter((/** @type {any} */ r) => !r.ok).length
   return [
-    `### Your kind of app (\`npm run bench:apps\`, ${apps.runs[0]?.connections ?? '?'} connections, started ${apps.startedAt}, \`${apps.source}\`)`,
+    `### Your kind of app (\`npm run bench:apps\`, ${connectionsText(apps)}, started ${apps.startedAt}, \`${apps.source}\`)`,
     ...(failed ? [`**${failed} run(s) of this result FAILED**: their routes show no figure.`] : []),
     sentences(apps, view(apps)),
     'Per route, p99, CPU per request, the targets and what is left open: [docs/suites.md](docs/suites.md#apps-npm-run-benchapps).'

@@ -27,6 +27,17 @@ t.test('a row per route, ratios paired per round, sentences from the figures', a
   t.equal(appsBlock({ apps: fakeResult() }), block, 'same input, same bytes')
 })
 
+t.test('both loads: the busy routes are named, ranked against TCP apart, and held to issue 51\'s targets', async (t) => {
+  const block = appsBlock({ apps: fakeResult({ routes: ['catalog/list', 'orders/insert', 'orders/insert@busy'] }) })
+  t.match(block, '10 connections (the routes marked `@busy`: 50), pipelining 1')
+  t.match(block, '| `orders/insert@busy` | 1,050 | 3,150 | 3.00× | 2,100 | 1.50× |')
+  t.match(block, /TCP's requests across the routes at 10 connections, and 1\.50–1\.50× at 50\./)
+  t.match(block, /orders\/insert@busy: mesh-port ÷ tcp \(target ≥ 1\.0×\): 1\.50×/, 'inserts are held to TCP\'s rate, not 1.1×')
+  t.match(block, /catalog\/list: mesh-port ÷ tcp \(target ≥ 1\.1×\)/)
+  t.match(block, /orders\/insert@busy: p99 mesh-port against tcp \(target ≤ tcp's\): 6 against 6 ms: met\./)
+  t.match(appsSummaryBlock({ apps: fakeResult({ routes: ['catalog/list', 'catalog/list@busy'] }) }), /^### Your kind of app \(`npm run bench:apps`, 10 connections \(the routes marked `@busy`: 50\),/)
+})
+
 t.test('a failed path is FAILED, and no ratio or sentence is made from it', async (t) => {
   const block = appsBlock({ apps: fakeResult({ failed: ['catalog/list:mesh-port', 'catalog/list:mesh-port'] }) })
   t.match(block, '| `catalog/list` | 1,050 | FAILED | – | 2,100 | – |')

@@ -1,7 +1,8 @@
 // @ts-check
 // A small synthetic apps result, the shape npm run bench:apps writes, for the tests
 // of what is rendered from one (the README blocks, the report sections): per
-// route and path two rounds (ipc 1,000 then 1,100 req/s, mesh-port 3×, tcp 2×),
+// route and path two rounds (ipc 1,000 then 1,100 req/s, mesh-port 3×, tcp 2×; 10
+// connections, 50 for a route at the busy load, `app/route@busy`),
 // the summary made by the harness's own summarize().
 import { summarize } from '../../bench/lib/results.js'
 
@@ -15,7 +16,7 @@ export function fakeAppsResult ({ routes = ['catalog/list', 'catalog/item', 'ord
   const rps = { ipc: 1000, 'mesh-port': 3000, tcp: 2000 }
   const runs = []
   for (const profile of routes) {
-    const [app, route] = profile.split('/')
+    const [app, route] = profile.replace(/@.*/, '').split('/')
     for (const round of [1, 2]) {
       for (const [path, value] of Object.entries(rps)) {
         const ok = !failed.includes(`${profile}:${path}`)
@@ -26,7 +27,7 @@ export function fakeAppsResult ({ routes = ['catalog/list', 'catalog/item', 'ord
           route,
           path,
           round,
-          connections: 10,
+          connections: profile.endsWith('@busy') ? 50 : 10,
           ok,
           failures: ok ? [] : ['3 body mismatches'],
           requestsPerSec: ok ? value * (round === 1 ? 1 : 1.1) : null,
