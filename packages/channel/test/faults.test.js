@@ -6,38 +6,45 @@ import { ChannelError, connect, openPort } from '../index.js'
 import { createRing, IDLE, W } from '../lib/shm/ring.js'
 import { startCallee } from './helpers/worker-messaging.js'
 
+// One callee for the cases that leave it as they found it (deadlines, aborts, malformed
+// frames, a corrupt ring; each tags its calls with its kind): a worker's start was most of
+// each such case. Those that kill, hang or garble their callee start their own.
+/** @type {ReturnType<typeof startCallee> | undefined} */
+let shared
+const sharedCallee = () => (shared ??= startCallee())
+t.teardown(async () => { if (shared) await (await shared).stop() })
+
 for (const kind of ['port', 'shm']) {
   t.test(`${kind}: a deadline rejects with WATT_CHANNEL_TIMEOUT and aborts the handler`, async (t) => {
-    const callee = await startCallee()
-    t.teardown(() => callee.stop())
+    const callee = await sharedCallee()
     const client = connect('callee', { kind, messaging: callee.messaging })
     t.teardown(() => client.close())
-    const err = await client.call('wait', { ms: 60_000, tag: 'late' }, { timeoutMs: 100 }).catch((e) => e)
+    const err = await client.call('wait', { ms: 60_000, tag: `late-${kind}` }, { timeoutMs: 100 }).catch((e) => e)
     t.ok(err instanceof ChannelError)
     t.match(err, { application: 'callee', code: 'WATT_CHANNEL_TIMEOUT', message: /callee: wait did not answer within 100 ms/ })
-    await waitFor(async () => (await callee.stats()).cancelled.includes('late'))
+    await waitFor(async () => (await callee.stats()).cancelled.includes(`late-${kind}`))
     t.equal((await callee.stats()).running, 0, 'nothing left running in the callee')
     t.equal(client.pending, 0)
-    t.equal(await client.call('wait', { ms: 1, tag: 'next' }), 'next', 'the channel still works')
+    t.equal(await client.call('wait', { ms: 1, tag: `next-${kind}` }), `next-${kind}`, 'the channel still works')
   })
 
   t.test(`${kind}: an abort signal rejects with WATT_CHANNEL_ABORTED and reaches the callee`, async (t) => {
-    const callee = await startCallee()
-    t.teardown(() => callee.stop())
+    const callee = await sharedCallee()
     const client = connect('callee', { kind, messaging: callee.messaging })
     t.teardown(() => client.close())
     await client.call('echo', 'open')
+    const { started } = await callee.stats()
     const controller = new AbortController()
-    const waiting = client.call('wait', { ms: 60_000, tag: 'cancel-me' }, { signal: controller.signal })
-    const other = client.call('wait', { ms: 1, tag: 'keep-me' }, { signal: controller.signal })
-    t.equal(await other, 'keep-me')
-    await waitFor(async () => (await callee.stats()).started >= 2)
+    const waiting = client.call('wait', { ms: 60_000, tag: `cancel-me-${kind}` }, { signal: controller.signal })
+    const other = client.call('wait', { ms: 1, tag: `keep-me-${kind}` }, { signal: controller.signal })
+    t.equal(await other, `keep-me-${kind}`)
+    await waitFor(async () => (await callee.stats()).started >= started + 2)
     controller.abort(new Error('user gave up'))
     const err = await waiting.catch((e) => e)
     t.match(err, { application: 'callee', code: 'WATT_CHANNEL_ABORTED' })
     t.match(err.cause, { message: 'user gave up' })
-    await waitFor(async () => (await callee.stats()).cancelled.includes('cancel-me'))
-    t.notOk((await callee.stats()).cancelled.includes('keep-me'))
+    await waitFor(async () => (await callee.stats()).cancelled.includes(`cancel-me-${kind}`))
+    t.notOk((await callee.stats()).cancelled.includes(`keep-me-${kind}`))
     t.match(await client.call('echo', 1, { signal: controller.signal }).catch((e) => e), { code: 'WATT_CHANNEL_ABORTED' }, 'an aborted signal rejects at once')
   })
 
@@ -94,8 +101,7 @@ for (const kind of ['port', 'shm']) {
 }
 
 t.test('malformed frames sent to serve() are refused, the callee lives on', async (t) => {
-  const callee = await startCallee()
-  t.teardown(() => callee.stop())
+  const callee = await sharedCallee()
   const garbage = ['text', 42, null, [], [1, 2, 3], [7, 1, 'echo', 1], [1, -5, 'echo', 1], [1, 1.5, 'echo', 1], [2, 'x', 0, 0], { op: 1 }]
   for (const message of garbage) {
     const port = await openPort('callee', 'port', { messaging: callee.messaging })
@@ -114,8 +120,7 @@ t.test('malformed frames sent to serve() are refused, the callee lives on', asyn
 })
 
 t.test('a corrupt shm ring sent to serve() is refused, the callee lives on', async (t) => {
-  const callee = await startCallee()
-  t.teardown(() => callee.stop())
+  const callee = await sharedCallee()
   const requests = createRing(4096)
   const answers = createRing(4096)
   const port = await openPort('callee', 'shm', { messaging: callee.messaging, meta: { requests, answers } })
