@@ -1,8 +1,9 @@
-// The drop-in's `flush` option (D-44-c10, D-wake): 'turn', the default, sends the frames of
-// one event-loop turn in one message; 'callback' sends each callback's frames at
-// its end; 'auto' at once when the peer thread is idle (packages/channel/test/wire/wake.test.js). The caller picks it and tells the callee in the handshake, so both ends
-// of a link flush alike; an unknown value is refused, an unnamed one is the default.
-// Then a runtime on 'callback' answers as the default does, every call over http-port.
+// The drop-in's `flush` option (D-44-c10, D-wake): 'auto', the default, sends at once when the
+// peer thread is idle (packages/channel/test/wire/wake.test.js); 'turn' sends the frames of one
+// event-loop turn in one message. The caller picks it and tells the callee in the handshake, so
+// both ends of a link flush alike; an unknown value is refused, an unnamed one is per turn.
+// The mux's own 'callback' (a message channel's default) sends each callback's frames at its end.
+// Then a runtime on 'turn' answers as the default does, every call over http-port.
 import { createHash } from 'node:crypto'
 import http from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -35,12 +36,12 @@ async function messagesOfOneTurn (t, flush) {
   return received
 }
 
-test('per turn by default: two callbacks\' frames leave in one message', async (t) => {
+test('a mux flushes per turn by default: two callbacks\' frames leave in one message', async (t) => {
   t.same(await messagesOfOneTurn(t, undefined), [[7, 'a', 7, 'b']])
   t.same(await messagesOfOneTurn(t, 'turn'), [[7, 'a', 7, 'b']])
 })
 
-test('flush "callback": each callback\'s frames leave at its end', async (t) => {
+test('a mux on flush "callback": each callback\'s frames leave at its end', async (t) => {
   t.same(await messagesOfOneTurn(t, 'callback'), [[7, 'a'], [7, 'b']])
 })
 
@@ -48,11 +49,10 @@ test('the caller names the flush in the handshake, and the callee takes it from 
   const silent = { info () {}, warn () {}, debug () {} }
   const base = { connections: 1, pool: {}, workers: { ask: async () => [] }, log: silent, caller: 'front' }
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'turn' })).handshakeMeta(), { caller: 'front' }, '\'turn\' is not named: an older callee takes it as its default')
-  t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback' })).handshakeMeta(), { caller: 'front', flush: 'callback' })
   t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'auto' })).handshakeMeta(), { caller: 'front', flush: 'auto' })
-  t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'callback', wire: 'frames' })).handshakeMeta(), { caller: 'front', wire: 'frames', flush: 'callback' })
+  t.same(new ApplicationRoute('svc', /** @type {any} */ ({ ...base, flush: 'auto', wire: 'frames' })).handshakeMeta(), { caller: 'front', wire: 'frames', flush: 'auto' })
 
-  t.equal(flushOf({ caller: 'front', flush: 'callback' }), 'callback')
+  t.equal(flushOf({ caller: 'front', flush: 'callback' }), 'turn', 'a flush the drop-in no longer offers: per turn')
   t.equal(flushOf({ caller: 'front', flush: 'auto' }), 'auto')
   t.equal(flushOf({ caller: 'front' }), 'turn', 'a caller that names none (flush \'turn\', or an older one): per turn')
   t.equal(flushOf({ flush: 'sometimes' }), 'turn', 'an unknown value in a handshake: per turn')
@@ -60,16 +60,16 @@ test('the caller names the flush in the handshake, and the callee takes it from 
 
   const { port1, port2 } = new MessageChannel()
   t.teardown(() => { port1.close(); port2.close() })
-  const callee = acceptConnections(http.createServer(), port2, { caller: 'front', flush: 'callback' })
-  t.equal(callee.schedule, queueMicrotask, 'the callee flushes per callback as asked')
+  const callee = acceptConnections(http.createServer(), port2, { caller: 'front' })
+  t.equal(callee.schedule, setImmediate, 'the callee flushes per turn when none is named')
   const { port1: p1, port2: p2 } = new MessageChannel()
   t.teardown(() => { p1.close(); p2.close() })
   const auto = acceptConnections(http.createServer(), p2, { caller: 'front', flush: 'auto' })
   t.equal(auto.auto, true, 'and reads the caller\'s idle flag when asked for auto')
 })
 
-test('a runtime on flush "callback" answers as the default does, every call over http-port', async (t) => {
-  const fixture = await startFixture(t, 'drop-in', { apps: ['plain', 'svc'], dropIn: { flush: 'callback' } })
+test('a runtime on flush "turn" answers as the default does, every call over http-port', async (t) => {
+  const fixture = await startFixture(t, 'drop-in', { apps: ['plain', 'svc'], dropIn: { flush: 'turn' } })
   t.equal((await fixture.call('http://plain.plt.local', '/hello')).text, 'hello plain')
   const size = 300_000
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => fixture.call(i % 2 ? 'http://plain.plt.local' : 'http://svc.plt.local', `/bytes?size=${size}`)))

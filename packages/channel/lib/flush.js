@@ -29,13 +29,13 @@ export function flushOption (flush) {
 export const scheduler = (flush) => flush === 'turn' ? setImmediate : queueMicrotask
 
 /**
- * The flush a handshake's meta asks for: 'callback' or 'auto' when named, else 'turn'.
+ * The flush a handshake's meta asks for: 'auto' when named, else 'turn' (what a caller that names none uses).
  * @param {unknown} meta
  * @returns {WireFlush}
  */
 export function flushOf (meta) {
   const flush = /** @type {{ flush?: unknown }} */ (meta)?.flush
-  return flush === 'callback' || flush === 'auto' ? flush : 'turn'
+  return flush === 'auto' ? 'auto' : 'turn'
 }
 
 export class Outbox {

@@ -14,8 +14,8 @@ import { checkPoolOptions } from '../http/dispatcher.js'
  *   to another worker, once; default true
  * @property {'http' | 'frames'} [wire]  'http' (default): HTTP/1.1 bytes over each link; 'frames' (experimental):
  *   requests as structured frames (frames/), those it cannot carry over HTTP
- * @property {'turn' | 'auto' | 'callback'} [flush]  'auto' (default): at once when the peer thread is idle, else
- *   per turn (D-wake); 'turn': a turn's frames leave in one message; 'callback': at the end of each callback
+ * @property {'auto' | 'turn'} [flush]  'auto' (default): at once when the peer thread is idle, else per turn
+ *   (D-wake); 'turn': a turn's frames leave in one message
  */
 
 const KNOWN = ['connections', 'window', 'pool', 'exclude', 'retry', 'wire', 'flush']
@@ -40,7 +40,7 @@ export function meshPortOptions (options = {}) {
   const fail = (/** @type {string} */ name, /** @type {string} */ what, /** @type {unknown} */ value) =>
     new InvalidOptionError(`mesh-port: "${name}" must be ${what}, not ${JSON.stringify(value)}`)
   if (wire !== 'http' && wire !== 'frames') throw fail('wire', '"http" or "frames"', wire)
-  if (!['turn', 'auto', 'callback'].includes(flush)) throw fail('flush', '"turn", "auto" or "callback"', flush)
+  if (flush !== 'auto' && flush !== 'turn') throw fail('flush', '"auto" or "turn"', flush)
   if (!Array.isArray(exclude) || !exclude.every((id) => typeof id === 'string')) {
     throw fail('exclude', 'an array of application ids', exclude)
   }

@@ -16,7 +16,7 @@ const json = (/** @type {{ body: string }} */ answer) => JSON.parse(answer.body)
  */
 export async function workerLifecycle (t, wire) {
   const runtime = new FakeRuntime(t, ['caller', 'target'])
-  const options = { wire, ...(wire === 'frames' ? { flush: /** @type {const} */ ('callback') } : {}) }
+  const options = { wire, ...(wire === 'frames' ? { flush: /** @type {const} */ ('turn') } : {}) }
   const fastify = { server: 'fastify' }
   const [caller, ...targets] = await Promise.all([
     runtime.start('caller', 0, {

@@ -1,4 +1,4 @@
-// The drop-in under a fake Watt over the frames wire (`wire: 'frames'`, `flush: 'callback'`), as
+// The drop-in under a fake Watt over the frames wire (`wire: 'frames'`, `flush: 'turn'`), as
 // target workers stop, crash and restart (helpers/worker-lifecycle.js).
 import t from 'tap'
 import { workerLifecycle } from '../helpers/worker-lifecycle.js'

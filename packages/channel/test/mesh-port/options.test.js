@@ -8,8 +8,8 @@ const invalid = (message) => ({ name: 'InvalidOptionError', code: 'WATT_CHANNEL_
 t.test('the defaults', async (t) => {
   t.same(meshPortOptions(), { connections: 32, window: DEFAULT_WINDOW, pool: {}, exclude: [], retry: true, wire: 'http', flush: 'auto' })
   t.same(meshPortOptions(null).connections, 32, 'null is no options')
-  t.same(meshPortOptions({ connections: 4, window: 65536, exclude: ['db'], retry: false, wire: 'frames', flush: 'callback', pool: { headersTimeout: 1000 } }),
-    { connections: 4, window: 65536, pool: { headersTimeout: 1000 }, exclude: ['db'], retry: false, wire: 'frames', flush: 'callback' })
+  t.same(meshPortOptions({ connections: 4, window: 65536, exclude: ['db'], retry: false, wire: 'frames', flush: 'turn', pool: { headersTimeout: 1000 } }),
+    { connections: 4, window: 65536, pool: { headersTimeout: 1000 }, exclude: ['db'], retry: false, wire: 'frames', flush: 'turn' })
 })
 
 t.test('each bad value, and an unknown name', async (t) => {
@@ -18,7 +18,8 @@ t.test('each bad value, and an unknown name', async (t) => {
     ['options', 'fast', /"options" must be an object/],
     ['unknown', { conections: 4 }, /unknown option "conections" \(known: connections, window, pool, exclude, retry, wire, flush\)/],
     ['wire', { wire: 'tcp' }, /"wire" must be "http" or "frames", not "tcp"/],
-    ['flush', { flush: 'immediate' }, /"flush" must be "turn", "auto" or "callback", not "immediate"/],
+    ['flush', { flush: 'immediate' }, /"flush" must be "auto" or "turn", not "immediate"/],
+    ['flush', { flush: 'callback' }, /"flush" must be "auto" or "turn", not "callback"/],
     ['exclude', { exclude: 'db' }, /"exclude" must be an array of application ids, not "db"/],
     ['exclude', { exclude: [1] }, /"exclude" must be an array of application ids/],
     ['retry', { retry: 'yes' }, /"retry" must be true or false, not "yes"/],
