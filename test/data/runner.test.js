@@ -5,7 +5,7 @@
 // rotating paths with per-response checks, and the manifest check.
 import t from 'tap'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -15,6 +15,10 @@ import { failuresOf, runLoad } from '../../bench/lib/load.js'
 
 const exec = promisify(execFile)
 const RUN = new URL('../../bench/data/run.js', import.meta.url).pathname
+
+// Two cases at a time: each bench starts its own runtimes on free ports and judges
+// answers, not speed, and most of a case is waiting for a runtime to start.
+t.jobs = 2
 
 async function bench (args, env = {}) {
   try {
@@ -53,12 +57,18 @@ t.test('a short run verifies every response, records peak RSS per variant, write
 })
 
 t.test('net-mesh-port runs against the drop-in runtime beside net-tcp, per run and shared, and the report judges it against tcp', async (t) => {
-  for (const runtime of ['per-run', 'shared']) {
-    const dir = t.testdir()
-    const out = join(dir, 'result.json')
+  // the two benches side by side, each in a folder of its own
+  const root = t.testdir()
+  const runs = await Promise.all(['per-run', 'shared'].map(async (runtime) => {
+    const dir = join(root, runtime)
+    mkdirSync(dir)
     const sources = runtime === 'shared' ? 'net-ipc,net-mesh-port' : 'net-tcp,net-mesh-port'
-    const { code, stderr } = await bench(['--datasets', 'small', '--sources', sources, '--modes', 'scan', '--duration', '1', '--warmup', '0',
-      '--small-size', '300kB', '--runtime', runtime, '--cache-dir', dir, '--out', out, '--report', join(dir, 'report'), '--wrk', 'off'])
+    const ran = await bench(['--datasets', 'small', '--sources', sources, '--modes', 'scan', '--duration', '1', '--warmup', '0',
+      '--small-size', '300kB', '--runtime', runtime, '--cache-dir', dir, '--out', join(dir, 'result.json'), '--report', join(dir, 'report'), '--wrk', 'off'])
+    return { runtime, dir, sources, ...ran }
+  }))
+  for (const { runtime, dir, sources, code, stderr } of runs) {
+    const out = join(dir, 'result.json')
     t.equal(code, 0, stderr)
     const result = JSON.parse(readFileSync(out, 'utf8'))
     t.same(result.runs.map((run) => [run.target, run.ok]), sources.split(',').map((source) => [`small/${source}/scan`, true]), `${runtime}: both ran and passed`)
