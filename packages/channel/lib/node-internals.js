@@ -198,3 +198,36 @@ export function serverClasses (server) {
     ServerResponse: (response && s[response]) || http.ServerResponse
   }
 }
+
+/**
+ * `_maxRequestsPerSocket` and `maxRequestsOnConnectionReached`: what Node's server sets on each response for
+ * server.maxRequestsPerSocket ("Keep-Alive: timeout=…, max=N" in the head, "Connection: close" on the
+ * connection's last request), here for a request that is its connection's first (a frames-wire request).
+ * @param {any} res
+ * @param {number} max  > 0
+ */
+export function requestsLimit (res, max) {
+  res._maxRequestsPerSocket = max
+  res.maxRequestsOnConnectionReached = max <= 1
+}
+
+/**
+ * `requireHostHeader` (createServer's option, true by default): Node's server answers an HTTP/1.1
+ * request without a Host header 400.
+ * @param {http.Server} server
+ * @returns {boolean}
+ */
+export function hostRequired (server) {
+  return Boolean(/** @type {any} */ (server).requireHostHeader)
+}
+
+/**
+ * `connectionsCheckingInterval` (createServer's option, 30 s by default): how often Node's server looks for
+ * requests past its requestTimeout.
+ * @param {http.Server} server
+ * @returns {number}  ms
+ */
+export function checkingInterval (server) {
+  const every = /** @type {any} */ (server).connectionsCheckingInterval
+  return Number.isFinite(every) && every > 0 ? every : 30_000
+}

@@ -6,9 +6,9 @@ import { EventEmitter, once } from 'node:events'
 import http from 'node:http'
 import net from 'node:net'
 import {
-  addHeaderLines, assignSocket, chunkedEncoding, clearNeedDrain, detachSocket, dumpUnread, httpMessageOf, isClosed,
-  isDumped, keepAlive, markClosed, needDrainSymbol, replaceStoreHeader, responseOptions, serverClasses,
-  setChunkedEncoding, socketPrivates, storedHead, storedTrailer, storeHeader
+  addHeaderLines, assignSocket, checkingInterval, chunkedEncoding, clearNeedDrain, detachSocket, dumpUnread, hostRequired,
+  httpMessageOf, isClosed, isDumped, keepAlive, markClosed, needDrainSymbol, replaceStoreHeader, requestsLimit,
+  responseOptions, serverClasses, setChunkedEncoding, socketPrivates, storedHead, storedTrailer, storeHeader
 } from '../lib/node-internals.js'
 
 /** The failure message: the field, the Node release, what no longer holds. */
@@ -247,4 +247,34 @@ t.test('the server\'s IncomingMessage and ServerResponse classes, on its symbols
   t.equal(custom.ServerResponse, Response, about('server[Symbol(ServerResponse)]', 'the class createServer took'))
   const defaults = { IncomingMessage: http.IncomingMessage, ServerResponse: http.ServerResponse }
   t.same(serverClasses(http.createServer()), defaults, 'a server made without them: Node\'s own')
+})
+
+t.test('_maxRequestsPerSocket and maxRequestsOnConnectionReached: Keep-Alive max=N, Connection: close at the limit', async (t) => {
+  const res = response()
+  keepAlive(res, 7000)
+  requestsLimit(res, 3)
+  res.writeHead(200)
+  t.match(res.head, /\r\nConnection: keep-alive\r\nKeep-Alive: timeout=7, max=3\r\n/,
+    about('_maxRequestsPerSocket', 'Keep-Alive: timeout=7, max=3'))
+  const last = response()
+  keepAlive(last, 7000)
+  requestsLimit(last, 1)
+  last.writeHead(200)
+  t.match(last.head, /\r\nConnection: close\r\n/, about('maxRequestsOnConnectionReached', 'Connection: close'))
+  t.notMatch(last.head, /keep-alive/i, about('maxRequestsOnConnectionReached', 'no keep-alive'))
+  // Node's server sets them for each request it parses: compared over both wires in
+  // test/mesh-port/frames/callee-contracts.test.js
+})
+
+t.test('requireHostHeader: the option, and Node\'s 400 without Host', async (t) => {
+  t.equal(hostRequired(http.createServer()), true, about('server.requireHostHeader', 'true by default'))
+  t.equal(hostRequired(http.createServer({ requireHostHeader: false })), false, about('server.requireHostHeader', 'the option'))
+  const { raw } = await exchange(t, (req, res) => res.end('served'), 'GET / HTTP/1.1\r\nConnection: close\r\n\r\n')
+  t.match(raw, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n/, about('requireHostHeader', 'a 400, Connection: close'))
+})
+
+t.test('connectionsCheckingInterval: the option, 30 s by default', async (t) => {
+  t.equal(checkingInterval(http.createServer({ connectionsCheckingInterval: 1234 })), 1234,
+    about('server.connectionsCheckingInterval', 'the option'))
+  t.equal(checkingInterval(http.createServer()), 30_000, about('server.connectionsCheckingInterval', '30 s by default'))
 })

@@ -68,9 +68,13 @@ export class ExchangeSocket extends EventEmitter {
     this.headLength = -1
     this.chunked = false
     this.answered = false
+    /** the answer was written raw to this socket (rawAnswer) */
+    this.rawAnswered = false
     /** @type {PendingWrite[]} */
     this.pending = []
     this.pendingBytes = 0
+    /** @type {NodeJS.Timeout | null} net.Socket's idle timer (setTimeout) */
+    this.idleTimer = null
   }
 
   get writableLength () { return this.pendingBytes }
@@ -121,10 +125,16 @@ export class ExchangeSocket extends EventEmitter {
       }
       return false
     }
+    this.refreshTimeout()
     if (!this.answered) {
-      // 100 Continue, 103 Early Hints: the frames wire carries final answers only
-      if (callback) process.nextTick(callback)
-      return true
+      const body = this.rawAnswer(data)
+      if (body === null) {
+        // 100 Continue, 103 Early Hints: the frames wire carries final answers only
+        if (callback) process.nextTick(callback)
+        return true
+      }
+      data = body
+      encoding = 'latin1'
     }
     if (this.headLength >= 0 && typeof data === 'string') {
       data = data.slice(this.headLength)
@@ -147,6 +157,30 @@ export class ExchangeSocket extends EventEmitter {
     this.pendingBytes += chunk.length
     this.sendPending()
     return this.pending.length === 0
+  }
+
+  /**
+   * A final answer written raw to this socket, not through the response (what a 'clientError' listener
+   * writes, Fastify's among them): its head leaves as a frame, the rest is its body, which ends when the
+   * exchange closes (as a TCP peer reads to the close). Null for anything else (a 1xx head: dropped).
+   * @param {string | Uint8Array} data
+   * @returns {string | null}  the body part (latin1)
+   */
+  rawAnswer (data) {
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1')
+    const status = /^HTTP\/1\.[01] ([2-9][0-9][0-9]) ?([^\r\n]*)\r\n/.exec(text)
+    const end = text.indexOf('\r\n\r\n')
+    if (status === null || end < 0) return null
+    /** @type {string[]} */
+    const lines = []
+    for (const line of text.slice(status[0].length, end).split('\r\n')) {
+      const colon = line.indexOf(':')
+      if (colon > 0) lines.push(line.slice(0, colon), line.slice(colon + 1).trim())
+    }
+    this.answered = true
+    this.rawAnswered = true
+    this.mux.send(this.id, { s: Number(status[1]), r: status[2], h: lines })
+    return text.slice(end + 4)
   }
 
   /** Sends waiting writes as far as credit goes; their callbacks run once they are sent. */
@@ -194,11 +228,50 @@ export class ExchangeSocket extends EventEmitter {
     if (text !== '') this.mux.send(this.id, { t: trailerLines(text) })
   }
 
-  end () { return this }
+  /**
+   * net.Socket's end(): after a raw answer (a 'clientError' listener's `socket.end('HTTP/1.1 400 …')`), it
+   * closes the exchange; otherwise Node's response ends the exchange, not this.
+   * @param {string | Uint8Array | (() => void)} [data]
+   * @param {BufferEncoding} [encoding]
+   */
+  end (data, encoding) {
+    if (data !== undefined && typeof data !== 'function') this.write(data, encoding)
+    if (this.rawAnswered) this.destroySoon()
+    return this
+  }
+
+  /** Closes the exchange (Exchange's). */
+  destroySoon () { return this }
   cork () {}
   uncork () {}
-  /** @param {number} _ms @param {() => void} [callback] */
-  setTimeout (_ms, callback) { if (callback) this.once('timeout', callback); return this }
+  /**
+   * net.Socket's idle timeout (server.timeout, req.setTimeout() and res.setTimeout() set it): onIdle() after
+   * `ms` with no byte in or out.
+   * @param {number} ms
+   * @param {() => void} [callback]
+   */
+  setTimeout (ms, callback) {
+    this.stopTimeout()
+    if (ms > 0 && !this.destroyed) {
+      this.idleTimer = setTimeout(() => this.onIdle(), ms).unref()
+      if (callback) this.once('timeout', callback)
+    } else if (callback) this.removeListener('timeout', callback)
+    return this
+  }
+
+  /** Bytes went in or out: the idle timeout starts over (refresh() re-arms one that fired, as net's). */
+  refreshTimeout () {
+    if (this.idleTimer !== null) this.idleTimer.refresh()
+  }
+
+  stopTimeout () {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer)
+    this.idleTimer = null
+  }
+
+  /** The idle timeout fired. */
+  onIdle () { this.emit('timeout') }
+
   setNoDelay () { return this }
   setKeepAlive () { return this }
   ref () { return this }

@@ -9,6 +9,11 @@
  */
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH'])
 
+/** Methods undici sends no content-length for, and so does not check it against the body (shouldSendContentLength). */
+const NO_CONTENT_LENGTH = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT'])
+
+const DIGITS = /^[0-9]+$/
+
 /** Headers that change how HTTP/1.1 frames the exchange: left to the HTTP wire. */
 const FRAMING = new Set(['connection', 'keep-alive', 'upgrade', 'transfer-encoding', 'expect'])
 
@@ -45,7 +50,14 @@ export function requestHead (opts, host, inline) {
   const add = (/** @type {string} */ name, /** @type {unknown} */ value) => {
     const lower = name.toLowerCase()
     if (lower === 'host') { lines[1] = String(value); return true }
-    if (lower === 'content-length') { declared = Number(value); return true }
+    if (lower === 'content-length') {
+      if (value === undefined) return true
+      // as undici's Request: one, of digits only (else the HTTP wire's undici throws InvalidArgumentError)
+      const text = Array.isArray(value) || value === null ? '' : String(value)
+      if (declared !== null || !DIGITS.test(text)) return false
+      declared = parseInt(text, 10)
+      return true
+    }
     if (FRAMING.has(lower)) return false
     if (Array.isArray(value)) for (const v of value) lines.push(name, String(v))
     else if (value !== undefined) lines.push(name, String(value))
@@ -87,6 +99,10 @@ export function requestHead (opts, host, inline) {
   } else {
     return null // FormData, Blob and the like: undici's own encoders
   }
+  // undici fails a known-length body whose content-length header differs, before sending anything
+  // (RequestContentLengthMismatchError): the HTTP wire does the same with it
+  if (declared !== null && length !== null && length > 0 && length !== declared && out.stream === null &&
+    !NO_CONTENT_LENGTH.has(method)) return null
   if (length === 0 && !EXPECTS_PAYLOAD.has(method)) length = null
   if (length !== null) lines.push('content-length', String(length))
   else if (out.stream !== null) lines.push('transfer-encoding', 'chunked')
