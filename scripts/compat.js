@@ -7,6 +7,7 @@
 // Node (installed on demand: npm ci --prefix tools/node/<major>) and wire, starts it with
 // `wattpm start` on that Node, checks the Node the app says it runs on, every answer, and
 // from the drop-in's counter the path (and wire) each call took.
+// First, each Node runs packages/channel/test/node-internals.test.js itself (compat/internals.js).
 // A Node a release's own packages declare unsupported (engines) is `unsupported`, not run;
 // anything else short of a pass is a fail.
 //   npm run compat                                     the whole matrix, result in results/compat-<time>.json
@@ -26,6 +27,7 @@ import { defaultResultPath, writeResult } from '../bench/lib/results.js'
 import { packChannel } from '../test/helpers/pack-channel.js'
 import { appNodeVersion, checkApp, installApp, installedVersions, nativeAddons, removeApp, setDropInOptions, startApp } from './compat/installed-app.js'
 import { judgeCell, planMatrix, releaseEngines, WIRES } from './compat/matrix.js'
+import { checkNodeInternals, INTERNALS_TEST } from './compat/internals.js'
 import { installNode, nodeMajors, readNode } from './compat/nodes.js'
 import { readRelease, releaseVersions } from './compat/releases.js'
 
@@ -70,6 +72,16 @@ runMain(async () => {
     throw err
   }
 
+  // Node's private http fields the frames wire uses, checked by each Node itself (seconds) before the apps
+  /** @type {Record<string, any>[]} */
+  const internals = []
+  for (const [major, binary] of binaries) {
+    const checked = await checkNodeInternals(binary)
+    internals.push({ node: readNode(major).version, ...checked })
+    log(`Node ${readNode(major).version}: ${INTERNALS_TEST} ${checked.result} (${checked.passed} passed, ${checked.failed} failed)`)
+  }
+  const internalsFailed = internals.filter((c) => c.result !== 'pass')
+
   const { tarball, version: channel } = await packChannel()
   const packDir = join(tarball, '..')
   onCleanup(async () => removeApp(packDir))
@@ -104,8 +116,9 @@ runMain(async () => {
     machine: machineInfo(),
     nodes: nodes.map((n) => ({ major: n.major, version: n.version })),
     wires,
-    failed: failed.length > 0 || incomplete,
+    failed: failed.length > 0 || incomplete || internalsFailed.length > 0,
     ...(incomplete && { incomplete: `${plan.length - cells.length} of ${plan.length} cells did not run (interrupted)` }),
+    internals,
     releases: releaseResults,
     cells
   })
@@ -113,7 +126,8 @@ runMain(async () => {
   process.stdout.write(`result: ${out}\n`)
   process.stdout.write(`publish it (results/published/compat.json and the channel README's table): npm run readme -- --compat ${relative(PROJECT_ROOT, out)}\n`)
   if (failed.length) process.stderr.write(`failed: ${failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion} (${c.wire})`).join(', ')}\n`)
-  return failed.length || incomplete ? 1 : 0
+  if (internalsFailed.length) process.stderr.write(`${INTERNALS_TEST} failed on Node ${internalsFailed.map((c) => c.node).join(', ')}\n`)
+  return failed.length || incomplete || internalsFailed.length ? 1 : 0
 })
 
 /**
