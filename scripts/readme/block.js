@@ -9,6 +9,7 @@ import { readResult } from '../../bench/lib/results.js'
 import { appsBlock, appsPlaceholder, appsSummaryBlock } from './apps-block.js'
 import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
+import { meshPortBlock } from './mesh-port-block.js'
 import { resultsBlock } from './results-block.js'
 
 export const README = join(PROJECT_ROOT, 'README.md')
@@ -48,6 +49,16 @@ export const BLOCKS = {
       compat: { path: 'results/published/compat.json', suite: 'compat', required: true }
     },
     render: (results) => compatBlock(results.compat)
+  },
+  // the drop-in's figures as shipped, beside its options in the channel README
+  'mesh-port': {
+    file: join(PROJECT_ROOT, 'packages/channel/README.md'),
+    optional: true,
+    sources: {
+      transports: { path: 'results/published/transports.json', suite: 'transports', required: true },
+      apps: { path: 'results/published/apps.json', suite: 'apps', required: true }
+    },
+    render: (results) => meshPortBlock(/** @type {{ transports: any, apps: any }} */ (results))
   },
   apps: {
     file: join(PROJECT_ROOT, 'docs/suites.md'),

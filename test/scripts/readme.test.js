@@ -9,6 +9,8 @@ import { relative } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
 import { BLOCKS, README, hasBlock, renderBlock, replaceBlock, sourcesOf } from '../../scripts/readme/block.js'
 import { dataBlock } from '../../scripts/readme/data-block.js'
+import { meshPortBlock } from '../../scripts/readme/mesh-port-block.js'
+import { fakeAppsResult } from '../helpers/fake-apps-result.js'
 import { resultsBlock } from '../../scripts/readme/results-block.js'
 import { BASELINE_TRANSPORT, TRANSPORT_NAMES } from '../../lib/topology.js'
 
@@ -76,6 +78,19 @@ function fakeResult (transports, profiles = ['latency']) {
     summary
   }
 }
+
+t.test('the channel README\'s drop-in figures: its defaults, ratios paired per round at each load, FAILED for a failed run', async (t) => {
+  const transports = fakeResult(['ipc', 'tcp', 'mesh-port'], ['latency', 'seed'])
+  const apps = fakeAppsResult({ routes: ['catalog/list', 'catalog/item', 'catalog/list@busy'] })
+  const block = meshPortBlock({ transports, apps })
+  t.match(block, "(`wire: 'http'`, `flush: 'auto'`;", 'the options a user gets without setting any')
+  t.match(block, /at 10 connections 3,000 req\/s, 3\.00× Watt's mesh and 1\.50× loopback TCP, and at 100 connections × 10 pipelined 3\.00× and 1\.50×/)
+  t.match(block, /1\.50–1\.50× loopback TCP across the routes at 10 connections, and 3\.00–3\.00× and 1\.50–1\.50× at 50/)
+  const seed = transports.runs.find((r) => r.profile === 'seed' && r.target === 'mesh-port')
+  seed.ok = false
+  t.match(meshPortBlock({ transports, apps }), /pipelined FAILED and FAILED/, 'a failed run is never a number')
+  t.match(meshPortBlock({ transports, apps }), /1 failed run\(s\)/)
+})
 
 t.test('no "× tcp" anywhere when tcp was not measured', async (t) => {
   const block = resultsBlock(fakeResult(['ipc', 'direct']))
