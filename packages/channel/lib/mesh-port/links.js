@@ -101,7 +101,7 @@ export class WorkerLinks {
     if (options.wire === 'frames') {
       const frames = tally(application, 'http-port', worker, 'frames')
       link.frames = new FramesClient(mux, {
-        application, window: options.window, tally: frames, link, pool: link.pool
+        application, window: options.window, tally: frames, link, pool: link.pool, poolOptions: options.pool
       })
     }
     this.all = [...this.all, link]

@@ -1,13 +1,16 @@
 // @ts-check
 // Caller side of the frames wire: one request as a stream of a link's PortMux, whose answer feeds undici's
-// old-API handler straight from frames, no HTTP parser. Out: head (request-head.js), body, FIN, credit, RESET;
-// in: { s, r, h }, body, { t } trailers, FIN, credit, RESET, REFUSED (a stopping worker: replay.js).
+// old-API handler straight from frames, no HTTP parser. Out: head (request-head.js), body (upload.js), FIN, credit,
+// RESET; in: { s, r, h } (1xx too), body, { t } trailers, FIN, credit, RESET, REFUSED (a stopping worker: replay.js).
+// What undici's HTTP/1.1 client holds an answer to, it is held to here: its timeouts (timeouts.js), its length.
 import { errors } from 'undici'
 import { ChannelError, CODES } from '../../errors.js'
-import { receiveBytes, sendChunks } from '../../wire/data.js'
-import { FIN, FRAME_BYTES, REFUSED, RESET } from '../../wire/signals.js'
+import { receiveBytes } from '../../wire/data.js'
+import { FIN, REFUSED, RESET } from '../../wire/signals.js'
 import { StreamWindow } from '../../wire/window.js'
 import { Replay } from './replay.js'
+import { BODY, CallTimer, DEFAULT_LIMITS, HEADERS } from './timeouts.js'
+import { pump } from './upload.js'
 
 /**
  * @typedef {object} CallOptions
@@ -23,8 +26,9 @@ export class FramesCall {
    * @param {CallOptions} options
    * @param {import('./client.js').FramesClient | null} [client]  where a refused request asks to move
    * @param {number} [moves]  times this request moved already
+   * @param {import('./timeouts.js').Limits} [limits]  its headersTimeout and bodyTimeout
    */
-  constructor (mux, handler, outgoing, { application, window }, client = null, moves = 0) {
+  constructor (mux, handler, outgoing, { application, window }, client = null, moves = 0, limits = DEFAULT_LIMITS) {
     this.mux = mux
     this.client = client
     this.moves = moves
@@ -47,6 +51,12 @@ export class FramesCall {
     this.wake = null
     /** @type {string[] | undefined} the answer's trailers, once it completed */
     this.trailers = undefined
+    this.limits = limits
+    this.timer = new CallTimer(this, limits)
+    /** @type {number | null} the answer's content-length (null: none, or a HEAD's) */
+    this.expected = null
+    /** the answer's body bytes so far */
+    this.received = 0
     this.resume = this.resume.bind(this)
   }
 
@@ -63,54 +73,15 @@ export class FramesCall {
     mux.add(this.id, this)
     this.client?.started()
     mux.send(this.id, this.outgoing.head)
+    // as undici's: the wait for the head starts with the request sent, and again once its body is (upload.js)
+    this.timer.sent()
     const { buffer, stream } = this.outgoing
-    if (buffer !== null) this.pump([buffer])
+    if (buffer !== null) pump(this, [buffer])
     else if (stream !== null) {
       // A Readable stays open when the answer completes before its end (the server did not
       // read it all): only an abort destroys it, as undici does.
       const readable = /** @type {any} */ (stream)
-      this.pump(typeof readable.iterator === 'function' ? readable.iterator({ destroyOnReturn: false }) : stream)
-    }
-  }
-
-  /**
-   * Sends the request body as credit allows, then FIN.
-   * @param {Iterable<unknown> | AsyncIterable<unknown>} body
-   */
-  async pump (body) {
-    const replay = this.replay
-    this.pumping = true
-    try {
-      for await (const chunk of body) {
-        if (this.done && !replay.collecting) break
-        const bytes = bodyBytes(chunk)
-        if (bytes === null) {
-          throw new ChannelError(this.application, CODES.BAD_PAYLOAD, `a request body chunk of type ${typeof chunk}`)
-        }
-        let offset = 0
-        while (offset < bytes.length && !this.done) {
-          while (this.flow.credit <= 0 && !this.done) {
-            await new Promise((resolve) => { this.wake = () => resolve(undefined) })
-          }
-          if (this.done) break
-          const n = Math.min(bytes.length - offset, this.flow.credit, FRAME_BYTES)
-          // kept until an answer begins: a request a stopping worker refuses moves with them
-          replay.keep(bytes, offset, n)
-          this.flow.credit -= n
-          sendChunks(this.mux, this.id, [bytes.subarray(offset, offset + n)], n)
-          offset += n
-        }
-        // refused meanwhile: the rest of the body is kept, to be sent again elsewhere
-        if (replay.collecting && !replay.keep(bytes, offset, bytes.length - offset)) return replay.cannotMove()
-        if (this.done && !replay.collecting) break
-      }
-      this.pumping = false
-      if (replay.collecting) return replay.moveWithBody()
-      if (!this.done) this.mux.send(this.id, FIN)
-    } catch (err) {
-      this.pumping = false
-      if (replay.collecting) return replay.cannotMove()
-      this.abort(/** @type {Error} */ (err))
+      pump(this, typeof readable.iterator === 'function' ? readable.iterator({ destroyOnReturn: false }) : stream)
     }
   }
 
@@ -148,7 +119,11 @@ export class FramesCall {
     if (frame !== null && typeof frame === 'object') {
       if (Array.isArray(frame.t)) return this.complete(frame.t)
       if (typeof frame.s === 'number' && !this.answered) {
+        if (frame.s < 200) return this.informational(frame)
         this.answered = true
+        this.timer.answered()
+        // as undici's parser, which reads no body after a HEAD, and checks every other against its length
+        if (this.outgoing.head.m !== 'HEAD') this.expected = contentLength(frame.h)
         handler.onResponseStarted()
         if (handler.onHeaders(frame.s, frame.h, this.resume, frame.r) === false) this.paused = true
         return
@@ -158,12 +133,37 @@ export class FramesCall {
     this.fail(new ChannelError(this.application, CODES.PROTOCOL, unexpected))
   }
 
+  /**
+   * An informational answer (103 Early Hints, 102): to the handler as undici's parser gives it, the final one
+   * still to come. An unasked 100, or a 101 without an upgrade, breaks the exchange as it does a connection.
+   * @param {{ s: number, r: string, h: string[] }} frame
+   */
+  informational (frame) {
+    if (frame.s === 100 || frame.s === 101) {
+      return this.abort(new errors.SocketError(frame.s === 100 ? 'bad response' : 'bad upgrade'))
+    }
+    this.timer.refresh()
+    this.handler.onResponseStarted()
+    this.handler.onHeaders(frame.s, /** @type {any} */ (frame.h), this.resume, frame.r)
+  }
+
   /** @param {Buffer} data */
   data (data) {
     if (!this.flow.receive(data.length)) {
       const overrun = `the answer overran a ${this.flow.size}-byte window`
       return this.fail(new ChannelError(this.application, CODES.PROTOCOL, overrun))
     }
+    this.timer.refresh()
+    const expected = this.expected
+    if (expected !== null && this.received + data.length > expected) {
+      // as undici's parser, the answer ends at its content-length; the bytes after it end the exchange
+      const last = data.subarray(0, Math.max(0, expected - this.received))
+      this.received = expected
+      if (last.length > 0) this.handler.onData(last)
+      this.mux.send(this.id, RESET)
+      return this.complete([])
+    }
+    this.received += data.length
     if (this.handler.onData(data) === false) this.paused = true
     else this.returnCredit()
   }
@@ -178,6 +178,7 @@ export class FramesCall {
   resume () {
     if (!this.paused || this.done) return
     this.paused = false
+    this.timer.refresh()
     while (this.held.length > 0 && !this.paused && !this.done) this.deliver(this.held.shift())
     if (!this.paused) this.returnCredit()
   }
@@ -185,6 +186,10 @@ export class FramesCall {
   /** @param {string[]} trailers */
   complete (trailers) {
     if (this.trailers !== undefined) return
+    // a body that ended short of its content-length, as undici's parser finds it at a connection's end
+    if (this.expected !== null && this.received !== this.expected) {
+      return this.fail(new errors.ResponseContentLengthMismatchError())
+    }
     this.trailers = trailers
     // FIN follows trailers; either ends the answer
     this.finish()
@@ -194,6 +199,7 @@ export class FramesCall {
 
   finish () {
     this.done = true
+    this.timer.stop()
     this.mux.remove(this.id)
     this.wake?.()
     this.client?.ended()
@@ -221,10 +227,23 @@ export class FramesCall {
     if (stream && typeof stream.destroy === 'function' && !stream.destroyed && !stream.readableEnded) stream.destroy()
   }
 
+  /**
+   * A timeout ran out (timeouts.js), with undici's error, and the callee told as by an abort. As undici's, the
+   * wait for the head does not end while the body is being sent, unless that waits for the peer to read.
+   * @param {number} kind
+   */
+  timedOut (kind) {
+    if (this.done) return
+    if (kind === HEADERS) {
+      if (!this.pumping || this.wake !== null) this.abort(new errors.HeadersTimeoutError())
+    } else if (kind === BODY && !this.paused) this.abort(new errors.BodyTimeoutError())
+  }
+
   /** @param {Error} err  the port closed (the worker crashed, stopped or restarted) */
   onMuxLost (err) {
     if (this.done) return
     this.done = true
+    this.timer.stop()
     this.client?.ended()
     this.wake?.()
     this.handler.onError(err)
@@ -232,10 +251,13 @@ export class FramesCall {
 }
 
 /**
- * A request body chunk as bytes; null when it is neither a string nor bytes.
- * @param {unknown} chunk
+ * An answer's content-length, as undici's parser reads it (null: none).
+ * @param {string[]} lines  its header lines, name then value
  */
-function bodyBytes (chunk) {
-  if (typeof chunk === 'string') return Buffer.from(chunk)
-  return ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : null
+function contentLength (lines) {
+  for (let i = 0; i < lines.length; i += 2) {
+    const name = lines[i]
+    if (name.length === 14 && name.toLowerCase() === 'content-length') return parseInt(lines[i + 1], 10)
+  }
+  return null
 }

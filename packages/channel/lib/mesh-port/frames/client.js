@@ -1,13 +1,14 @@
 // @ts-check
 // A link's frames wire (caller side): requests it can carry go as frames on the link's PortMux; the rest (a
-// new-API handler, bodies undici must encode, framing headers, a query object, expect-continue, and every
-// request while something watches undici's request channels) take the link's HTTP wire. Each path has its
-// own tally, so the counter says which wire took what.
+// new-API handler, bodies undici must encode, framing headers, a query object, expect-continue, options undici
+// refuses, and every request while something watches undici's request channels) take the link's HTTP wire.
+// Each path has its own tally, so the counter says which wire took what.
 import { channel } from 'node:diagnostics_channel'
 import { DEFAULT_WINDOW, MAX_MOVES, STRING_LIMIT } from '../../wire/signals.js'
 import { OldApiView } from '../pool-handler.js'
 import { FramesCall } from './call.js'
 import { requestHead } from './request-head.js'
+import { poolLimits, requestLimits } from './timeouts.js'
 /** @import { PortMux } from '../../wire/port-mux.js' */
 
 /**
@@ -23,6 +24,8 @@ import { requestHead } from './request-head.js'
  * @property {CountedLink} [link]  the route's link (its in-flight count and HTTP tally)
  * @property {import('../../http/dispatcher.js').PortPool} [pool]  the link's HTTP wire, whose close (its mux
  *   closes after it) waits for this wire's calls
+ * @property {import('../../http/dispatcher.js').PoolOptions} [poolOptions]  the options that pool was made with:
+ *   its headersTimeout, bodyTimeout and strictContentLength hold here too
  */
 
 /**
@@ -42,9 +45,13 @@ export class FramesClient {
    * @param {PortMux} mux
    * @param {FramesClientOptions} options
    */
-  constructor (mux, { application, window = DEFAULT_WINDOW, tally, link, pool }) {
+  constructor (mux, { application, window = DEFAULT_WINDOW, tally, link, pool, poolOptions = {} }) {
     this.mux = mux
     this.options = { application, window }
+    /** the pool's timeouts (null: undici refuses them, and the HTTP wire fails every request so) */
+    this.limits = poolLimits(poolOptions)
+    /** false: undici sends a streamed body whatever its length, with a warning (left to the HTTP wire) */
+    this.strict = poolOptions.strictContentLength ?? true
     this.tally = tally
     this.link = link ?? null
     /** @type {Map<string, string>} Host header by origin */
@@ -80,11 +87,15 @@ export class FramesClient {
    * @returns {boolean}
    */
   dispatch (opts, view) {
-    if (!(view instanceof OldApiView) || requestCreated.hasSubscribers) return false
+    if (!(view instanceof OldApiView) || requestCreated.hasSubscribers || this.limits === null) return false
+    const limits = requestLimits(opts, this.limits)
+    if (limits === null) return false
     const outgoing = requestHead(opts, this.host(opts.origin), STRING_LIMIT)
-    if (outgoing === null) return false
+    if (outgoing === null || (!this.strict && outgoing.stream !== null && outgoing.head.h.includes('content-length'))) {
+      return false
+    }
     this.tally.count++
-    new FramesCall(this.mux, view, outgoing, this.options, this).start()
+    new FramesCall(this.mux, view, outgoing, this.options, this, 0, limits).start()
     return true
   }
 
@@ -109,7 +120,7 @@ export class FramesClient {
       call.handler.moveTo(client.link)
     }
     client.tally.count++
-    new FramesCall(client.mux, call.handler, call.outgoing, client.options, client, call.moves + 1).start()
+    new FramesCall(client.mux, call.handler, call.outgoing, client.options, client, call.moves + 1, call.limits).start()
     return true
   }
 

@@ -83,10 +83,11 @@ export class Replay {
     })
   }
 
-  cannotMove () {
+  /** @param {Error} [err]  what ended the body still coming (a length that does not match, a stream's error) */
+  cannotMove (err) {
     this.collecting = false
     this.moving = false
-    this.call.handler.onError(REFUSAL(this.call.application, TOO_LARGE))
+    this.call.handler.onError(err ?? REFUSAL(this.call.application, TOO_LARGE))
   }
 
   /**
