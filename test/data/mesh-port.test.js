@@ -14,6 +14,10 @@ import { runtimeKindOf, SOURCES } from '../../bench/data/plan.js'
 import { variantPath } from '../../bench/data/expected.js'
 import { assertOnlyUndiciDiffers } from '../helpers/config-diff.js'
 
+// The two runtimes' cases side by side: each starts its own data runtime on free ports,
+// and most of a case was waiting for it to start.
+t.jobs = 2
+
 const cacheDir = t.testdir()
 const small = await ensureDataset({ dataset: 'small', targetBytes: 300e3, seed: 5, cacheDir })
 const records = JSON.parse(readFileSync(small.file, 'utf8'))
