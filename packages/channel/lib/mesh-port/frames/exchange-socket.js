@@ -12,6 +12,7 @@ import { LOOPBACK, loopbackAddress } from '../../http/socket-face.js'
 import { sendChunks } from '../../wire/data.js'
 import { FRAME_BYTES, STRING_LIMIT } from '../../wire/signals.js'
 import { StreamWindow } from '../../wire/window.js'
+import { headerLines, rawHead } from './raw-head.js'
 
 const EXCHANGE = Symbol('frames exchange')
 const EMPTY = Buffer.alloc(0)
@@ -129,7 +130,7 @@ export class ExchangeSocket extends EventEmitter {
     if (!this.answered) {
       const body = this.rawAnswer(data)
       if (body === null) {
-        // 100 Continue, 103 Early Hints: the frames wire carries final answers only
+        // a 1xx head, sent as a frame (rawAnswer), or anything else written before the answer: dropped
         if (callback) process.nextTick(callback)
         return true
       }
@@ -160,27 +161,21 @@ export class ExchangeSocket extends EventEmitter {
   }
 
   /**
-   * A final answer written raw to this socket, not through the response (what a 'clientError' listener
-   * writes, Fastify's among them): its head leaves as a frame, the rest is its body, which ends when the
-   * exchange closes (as a TCP peer reads to the close). Null for anything else (a 1xx head: dropped).
+   * A head written raw to this socket, not through the response, leaves as a frame: a 1xx head (writeContinue(),
+   * writeProcessing(), writeEarlyHints()), which the caller takes as undici does over HTTP; or a final answer (what
+   * a 'clientError' listener writes, Fastify's among them), the rest of it its body, which ends when the exchange
+   * closes (as a TCP peer reads to the close). Null for anything but a final answer.
    * @param {string | Uint8Array} data
    * @returns {string | null}  the body part (latin1)
    */
   rawAnswer (data) {
-    const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1')
-    const status = /^HTTP\/1\.[01] ([2-9][0-9][0-9]) ?([^\r\n]*)\r\n/.exec(text)
-    const end = text.indexOf('\r\n\r\n')
-    if (status === null || end < 0) return null
-    /** @type {string[]} */
-    const lines = []
-    for (const line of text.slice(status[0].length, end).split('\r\n')) {
-      const colon = line.indexOf(':')
-      if (colon > 0) lines.push(line.slice(0, colon), line.slice(colon + 1).trim())
-    }
+    const head = rawHead(typeof data === 'string' ? data : Buffer.from(data).toString('latin1'))
+    if (head === null) return null
+    this.mux.send(this.id, head.frame)
+    if (head.frame.s < 200) return null
     this.answered = true
     this.rawAnswered = true
-    this.mux.send(this.id, { s: Number(status[1]), r: status[2], h: lines })
-    return text.slice(end + 4)
+    return head.rest
   }
 
   /** Sends waiting writes as far as credit goes; their callbacks run once they are sent. */
@@ -225,7 +220,7 @@ export class ExchangeSocket extends EventEmitter {
   sendTrailers () {
     if (!this.chunked) return
     const text = storedTrailer(this.res)
-    if (text !== '') this.mux.send(this.id, { t: trailerLines(text) })
+    if (text !== '') this.mux.send(this.id, { t: headerLines(text) })
   }
 
   /**
@@ -277,18 +272,4 @@ export class ExchangeSocket extends EventEmitter {
   ref () { return this }
   unref () { return this }
   address () { return loopbackAddress() }
-}
-
-/**
- * `res.addTrailers()` as Node stored it ("Name: value\r\n" lines), as name/value pairs.
- * @param {string} text
- */
-function trailerLines (text) {
-  /** @type {string[]} */
-  const lines = []
-  for (const line of text.split('\r\n')) {
-    const colon = line.indexOf(':')
-    if (colon > 0) lines.push(line.slice(0, colon), line.slice(colon + 1).trim())
-  }
-  return lines
 }
