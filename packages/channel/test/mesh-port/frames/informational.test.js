@@ -1,8 +1,8 @@
 // expect: 100-continue and 1xx answers over the frames wire, held to what the HTTP wire does on the same app
 // (both-wires.js). undici refuses an expect header and sends no 100-continue over HTTP/1.1 (expectContinue is
 // HTTP/2's), so neither wire asks for a 100; an app's 102 and 103 reach undici's onInfo over HTTP, and an
-// unasked 100 fails the request. The caller's side of it is checked against a callee that sends 1xx heads as
-// frames ({ s, r, h } with s < 200), what exchange-socket.js would send to carry them.
+// unasked 100 fails the request. The caller's side of it is checked here against a scripted callee that sends
+// 1xx heads as frames ({ s, r, h } with s < 200), as exchange-socket.js does (callee-contracts.test.js, with an app).
 import { MessageChannel } from 'node:worker_threads'
 import { test } from 'tap'
 import { Dispatcher } from 'undici'
