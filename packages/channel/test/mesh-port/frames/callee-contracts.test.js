@@ -169,7 +169,8 @@ t.test('server.requestTimeout: a body still arriving gets 408 on both wires (the
   /** @type {(() => void)[]} */
   const stalled = []
   t.teardown(() => { for (const release of stalled) release() })
-  const seen = await overBoth(app, wires, (dispatcher) => request(`${ORIGIN}/stalls`, {
+  /** A POST that sends 3 of its 10 bytes, then stalls until the test ends. @param {any} dispatcher */
+  const stallingPost = (dispatcher) => request(`${ORIGIN}/stalls`, {
     dispatcher,
     method: 'POST',
     headers: { 'content-length': '10' },
@@ -177,7 +178,8 @@ t.test('server.requestTimeout: a body still arriving gets 408 on both wires (the
       yield Buffer.from('abc')
       await new Promise((resolve) => stalled.push(() => resolve(undefined)))
     })()
-  }))
+  })
+  const seen = await overBoth(app, wires, stallingPost)
   t.same(seen.frames.log, seen.http.log, 'the same events in the app')
   t.same([seen.http.caller, seen.frames.caller], ['408 ', '408 '], 'Node\'s 408 reached the caller')
   for (const wire of WIRES) t.ok(seen[wire].ms >= 290, `${wire}: after requestTimeout (${Math.round(seen[wire].ms)} ms)`)
@@ -185,15 +187,7 @@ t.test('server.requestTimeout: a body still arriving gets 408 on both wires (the
   const heard = loggingApp({ requestTimeout: 200, headersTimeout: 200, connectionsCheckingInterval: 50 })
   await once(heard.server.listen(0, '127.0.0.1'), 'listening')
   t.teardown(() => heard.server.close())
-  const both = await overBoth(heard, twoWires(t, heard.server), (dispatcher) => request(`${ORIGIN}/stalls`, {
-    dispatcher,
-    method: 'POST',
-    headers: { 'content-length': '10' },
-    body: (async function * () {
-      yield Buffer.from('abc')
-      await new Promise((resolve) => stalled.push(() => resolve(undefined)))
-    })()
-  }))
+  const both = await overBoth(heard, twoWires(t, heard.server), stallingPost)
   t.same(both.frames.log, both.http.log)
   t.ok(both.http.log.includes('clientError ERR_HTTP_REQUEST_TIMEOUT'), 'a clientError listener gets it instead')
 
@@ -210,15 +204,7 @@ t.test('server.requestTimeout: a body still arriving gets 408 on both wires (the
     raw.server.on('clientError', listener)
     await once(raw.server.listen(0, '127.0.0.1'), 'listening')
     t.teardown(() => raw.server.close())
-    const written = await overBoth(raw, twoWires(t, raw.server), (dispatcher) => request(`${ORIGIN}/stalls`, {
-      dispatcher,
-      method: 'POST',
-      headers: { 'content-length': '10' },
-      body: (async function * () {
-        yield Buffer.from('abc')
-        await new Promise((resolve) => stalled.push(() => resolve(undefined)))
-      })()
-    }))
+    const written = await overBoth(raw, twoWires(t, raw.server), stallingPost)
     t.same(written.frames.log, written.http.log, `${name}: the same events in the app`)
     t.equal(written.frames.caller, written.http.caller, `${name}: the listener's raw answer reached the caller (${written.http.caller})`)
   }
