@@ -56,9 +56,10 @@ export function meshPortBlock ({ transports, apps }) {
     profile('latency') ? `at 10 connections ${rps && !failed(transports, 'latency', 'mesh-port') ? `${fmt(rps)} req/s, ` : ''}${ratio(transports, 'latency', 'mesh-port', 'ipc')} Watt's mesh and ${ratio(transports, 'latency', 'mesh-port', 'tcp')} loopback TCP` : '',
     profile('seed') ? `at 100 connections × 10 pipelined ${ratio(transports, 'seed', 'mesh-port', 'ipc')} and ${ratio(transports, 'seed', 'mesh-port', 'tcp')}` : ''
   ].filter(Boolean)
+  const [mesh10, tcp10, mesh50, tcp50] = [range(apps, false, 'ipc'), range(apps, false, 'tcp'), range(apps, true, 'ipc'), range(apps, true, 'tcp')]
   const appsLoads = [
-    range(apps, false, 'ipc') && `${range(apps, false, 'ipc')} Watt's mesh and ${range(apps, false, 'tcp')} loopback TCP across the routes at 10 connections`,
-    range(apps, true, 'tcp') && `${range(apps, true, 'ipc')} and ${range(apps, true, 'tcp')} at 50`
+    mesh10 && `${mesh10} Watt's mesh and ${tcp10} loopback TCP across the routes at 10 connections`,
+    tcp50 && `${mesh50} and ${tcp50} at 50`
   ].filter(Boolean)
   const failedRuns = apps.runs.filter((/** @type {any} */ r) => !r.ok).length + transports.runs.filter((/** @type {any} */ r) => !r.ok).length
   return [
