@@ -60,6 +60,21 @@ async function untilBothReplaced (fixture, old) {
 }
 
 /**
+ * Waits until every link to two has carried a call; false if not within `ms`.
+ * @param {Awaited<ReturnType<typeof startFixture>>} fixture
+ * @param {number} ms
+ */
+async function untilLinksCalled (fixture, ms) {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const { workers } = (await fixture.stats()).two
+    if (workers.length === 2 && workers.every((w) => w.calls > 0)) return true
+    await sleep(50)
+  }
+  return false
+}
+
+/**
  * Eight callers at once until stop(), so requests are in flight to each old worker as it
  * stops. The generous per-call deadline is for slow machines: a lost request waits it
  * out and fails.
@@ -239,12 +254,15 @@ test('a hot reload (Watt\'s watch) moves the links to the new workers; the gap f
   // An edit to the app's code: Watt stops all of its workers, then starts new ones.
   appendFileSync(join(watched.appDir('two'), 'index.js'), '\n// edited by the hot-reload test\n')
   const seen = await untilBothReplaced(watched, before)
+  // A worker can answer over the mesh before its link is made; the load goes on until
+  // both links carried calls (or the deadline), so the last link made has its chance.
+  const linked = await untilLinksCalled(watched, 30_000)
   const { calls, failures } = await load.stop()
   const end = (await watched.stats()).two
   t.equal(end.path, 'http-port', 'the app is reached over http-port again')
   t.notOk(end.workers.some((w) => before.has(w.thread)), 'no link left to an old worker')
   t.same(new Set(end.workers.map((w) => w.thread)), new Set(seen.values()), 'one link to each new worker')
-  t.ok(end.workers.every((w) => w.calls > 0), 'both new workers got calls over http-port')
+  t.ok(linked && end.workers.every((w) => w.calls > 0), 'both new workers got calls over http-port')
   // While no worker of two runs, the drop-in hands calls to the mesh, which fails them
   // at once, as it does without the drop-in; no call hung or failed otherwise.
   const other = failures.filter((text) => !/^\{"error":\{"name":"Error","message":"No target found for two\.plt\.local in thread \d+\."\}\}$/.test(text))
