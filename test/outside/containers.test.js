@@ -7,7 +7,7 @@
 import { createInterface } from 'node:readline'
 import t from 'tap'
 import { request } from 'undici'
-import { labelled, orphanRuns, removeOrphans, startServiceContainers } from '../../bench/outside/containers.js'
+import { labelled, orphanRuns, startServiceContainers } from '../../bench/outside/containers.js'
 import { docker, engineAnswers, engineSupport, ensureEngine } from '../../bench/outside/docker.js'
 import { engineSkip } from '../helpers/engine.js'
 import { freePorts } from '../../bench/lib/ports.js'
@@ -89,18 +89,4 @@ t.test('Ctrl-C of the harness removes the containers and the network', { skip },
   t.equal(code, 130)
   t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'nothing of the run left')
   for (const pid of pids) t.notOk(alive(pid), `pid ${pid} gone`)
-})
-
-t.test('what a killed run (SIGKILL) left is removed by the next run', { skip }, async (t) => {
-  const holder = spawnTracked(process.execPath, [HOLDER, 'containers'])
-  const line = await new Promise((resolve, reject) => {
-    createInterface({ input: holder.child.stdout }).once('line', resolve)
-    holder.exited.then(() => reject(new Error(`holder exited early:\n${holder.output()}`)))
-  })
-  const { runId } = JSON.parse(line)
-  holder.child.kill('SIGKILL')
-  await holder.exited
-  t.equal((await labelled(runId)).containers.length, 4, 'SIGKILL leaves the containers behind')
-  t.ok((await removeOrphans()).includes(runId), 'the next run removes them')
-  t.same(await labelled(runId), { containers: [], networks: [], volumes: [] }, 'containers and network gone')
 })

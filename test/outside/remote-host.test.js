@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline'
 import t from 'tap'
 import { alive } from '../helpers/outside-bench.js'
 import { request } from 'undici'
-import { labInterfaces, labNamespaces, namespaceSupport, removeOrphans } from '../../bench/outside/netns.js'
+import { labInterfaces, labNamespaces, namespaceSupport } from '../../bench/outside/netns.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked } from '../../bench/lib/processes.js'
 import { startRemoteHost } from '../../bench/outside/remote-host.js'
@@ -88,19 +88,5 @@ t.test('Ctrl-C of the harness removes the namespace, veth pair and processes', {
   holder.child.kill('SIGINT')
   const { code } = await holder.exited
   t.equal(code, 130)
-  await nothingLeftOf(t, namespace, [])
-})
-
-t.test('a namespace left by a killed run (SIGKILL) is removed by the next run', { skip }, async (t) => {
-  const holder = spawnTracked(process.execPath, [HOLDER, 'remote'])
-  const line = await new Promise((resolve, reject) => {
-    createInterface({ input: holder.child.stdout }).once('line', resolve)
-    holder.exited.then(() => reject(new Error(`holder exited early:\n${holder.output()}`)))
-  })
-  const { namespace } = JSON.parse(line)
-  holder.child.kill('SIGKILL')
-  await holder.exited
-  t.ok((await labNamespaces()).includes(namespace), 'SIGKILL leaves it behind')
-  t.ok((await removeOrphans()).includes(namespace), 'the next run removes it')
   await nothingLeftOf(t, namespace, [])
 })
