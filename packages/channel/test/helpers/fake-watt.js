@@ -6,6 +6,7 @@
 import { EventEmitter, once } from 'node:events'
 import { BroadcastChannel, MessageChannel, Worker } from 'node:worker_threads'
 import { GET_WORKER_MESSAGING_CHANNEL, GET_WORKERS, WORKERS_BROADCAST } from '../../lib/watt/itc.js'
+import { WORKER_EXEC_ARGV } from './worker-options.js'
 
 const WORKER = new URL('./fake-watt-worker.js', import.meta.url)
 
@@ -48,9 +49,9 @@ export class FakeWorker extends EventEmitter {
     this.nextRpc = 0
     /** @type {Map<number, { resolve: (v: any) => void, reject: (e: Error) => void }>} */
     this.waiting = new Map()
-    // The runner's loaders (inherited execArgv) slow each start, but coverage needs the
-    // source the workers run to be the one the test threads ran.
+    // without tap's loaders, which slowed each start (worker-options.js)
     this.worker = new Worker(WORKER, {
+      execArgv: WORKER_EXEC_ARGV,
       workerData: {
         config: { applications: runtime.applications },
         applicationConfig: { id: application },
