@@ -223,9 +223,13 @@ async function build ({ base, force = false, log = () => {} }) {
 
 /** `docker rmi` the lab's images (the --remove-images flag of the bench and tests). */
 export async function removeImages () {
-  const { stdout } = await docker(['image', 'ls', '--filter', `label=${IMAGE_LABEL}`, '--format', '{{.Repository}}:{{.Tag}}'])
-  // The shared stage last: the images built on it go first.
-  const images = stdout.split('\n').filter(Boolean).sort((a, b) => Number(a === APP_IMAGE) - Number(b === APP_IMAGE))
+  // Newest first, as the engine lists them: an image built on another goes before it. Old
+  // builds a rebuild untagged keep the label and are named by their id (`<none>` is no name).
+  const { stdout } = await docker(['image', 'ls', '--filter', `label=${IMAGE_LABEL}`, '--format', '{{.ID}} {{.Repository}}:{{.Tag}}'])
+  const images = stdout.split('\n').filter(Boolean).map((line) => {
+    const [id, name] = line.split(' ')
+    return name.includes('<none>') ? id : name
+  })
   if (images.length) await docker(['rmi', ...images])
   return images
 }
