@@ -101,18 +101,31 @@ async function imageId (image) {
 }
 
 /**
+ * `docker build -`, fed on its stdin: a tar of the context, or a Dockerfile alone.
+ * @param {string[]} args  docker build's flags
+ * @param {(stdin: import('node:stream').Writable, keep: (chunk: Buffer) => void) => void} feed
+ */
+function dockerBuild (args, feed) {
+  return new Promise((resolve, reject) => {
+    const build = spawn(onPath('docker') ?? 'docker', ['build', ...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOCKER_BUILDKIT: '0' } })
+    let output = ''
+    const keep = (/** @type {Buffer} */ chunk) => { output = (output + chunk).slice(-8000) }
+    for (const stream of [build.stdout, build.stderr]) stream.on('data', keep)
+    build.on('error', reject)
+    build.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`docker build ${args.join(' ')} failed (exit ${code}):\n${output}`))))
+    feed(build.stdin, keep)
+  })
+}
+
+/**
  * `tar` of the context piped into `docker build`.
  * @param {string[]} args  docker build's flags
  */
 function buildFromContext (args) {
-  return new Promise((resolve, reject) => {
+  return dockerBuild(args, (stdin, keep) => {
     const tar = spawn('tar', ['-C', PROJECT_ROOT, '-cf', '-', ...contextPaths()], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const build = spawn(onPath('docker') ?? 'docker', ['build', ...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOCKER_BUILDKIT: '0' } })
-    tar.stdout.pipe(/** @type {import('node:stream').Writable} */ (build.stdin))
-    let output = ''
-    for (const stream of [tar.stderr, build.stdout, build.stderr]) stream.on('data', (chunk) => { output = (output + chunk).slice(-8000) })
-    build.on('error', reject)
-    build.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`docker build ${args.join(' ')} failed (exit ${code}):\n${output}`))))
+    tar.stderr.on('data', keep)
+    tar.stdout.pipe(stdin)
   })
 }
 
@@ -138,14 +151,7 @@ export function targetOnApp (target) {
  * @param {string[]} args  docker build's flags
  */
 function buildFromDockerfile (dockerfile, args) {
-  return new Promise((resolve, reject) => {
-    const build = spawn(onPath('docker') ?? 'docker', ['build', ...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOCKER_BUILDKIT: '0' } })
-    let output = ''
-    for (const stream of [build.stdout, build.stderr]) stream.on('data', (chunk) => { output = (output + chunk).slice(-8000) })
-    build.on('error', reject)
-    build.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`docker build ${args.join(' ')} failed (exit ${code}):\n${output}`))))
-    build.stdin.end(dockerfile)
-  })
+  return dockerBuild(args, (stdin) => stdin.end(dockerfile))
 }
 
 const BUILD_LOCK = join(tmpdir(), 'watt-lab-images.lock')

@@ -18,7 +18,7 @@ import { spawnTracked } from '../../bench/lib/processes.js'
 import { startRuntime } from '../../bench/lib/runtime.js'
 import { DOWNSTREAM_SERVICES, helloBody } from '../../lib/contract.js'
 import { tcpPortOf } from '../../lib/ports.js'
-import { contextPaths, IMAGES } from '../../deploy/images.js'
+import { contextPaths, IMAGES, targetOnApp } from '../../deploy/images.js'
 
 // Every step waits for a condition, never a fixed time; on a loaded 2-core box the
 // processes and runtimes it starts can take minutes, so the file gets room.
@@ -90,6 +90,18 @@ t.test('wiring: selectors, ports, addresses and images agree', async (t) => {
     t.match(dockerfile, new RegExp(`--target ${image.split('-')[2]} -t ${image}`), `${image} is built by the Dockerfile's instructions`)
     t.ok(Object.values(IMAGES).includes(`${image}:latest`), `${image} is what npm run images builds`)
   }
+})
+
+t.test('npm run images builds each target on the built app stage, with the Dockerfile\'s own lines', async (t) => {
+  const dockerfile = read('deploy/Dockerfile')
+  for (const target of ['runtime', 'service']) {
+    const lines = targetOnApp(target).split('\n')
+    t.equal(lines[0], 'FROM watt-lab-app:latest', `${target}: on the app stage built once`)
+    const cmd = lines.find((line) => line.startsWith('CMD '))
+    t.ok(cmd && dockerfile.includes(`FROM app AS ${target}\n`) && dockerfile.split(`FROM app AS ${target}\n`)[1].split(/^FROM /m)[0].includes(cmd), `${target}: its own stage's CMD (${cmd})`)
+    t.notOk(lines.some((line) => /^(COPY|ADD) /.test(line)), `${target}: copies nothing, so it needs no context`)
+  }
+  t.throws(() => targetOnApp('nope'), /no stage "FROM app AS nope"/, 'a target the Dockerfile lacks is refused')
 })
 
 t.test('the Dockerfile parses, has both targets, and copies and runs files that the build context holds', async (t) => {
