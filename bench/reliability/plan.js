@@ -8,7 +8,7 @@ import { WORKER_FAULTS } from './faults/one-worker.js'
 import { SCALER_PATHS } from './scenarios/scaler.js'
 import { DEFAULT_SUITES, OWN_RUNTIME_SUITES, SUITE_NAMES } from './scenarios/shutdown.js'
 
-export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'scaler', 'binds', 'shutdown'])
+export const SCENARIOS = /** @type {const} */ (['load', 'leaks', 'fuzz', 'faults', 'scaler', 'caller-scaler', 'binds', 'shutdown'])
 // quick: the transport bench, and one over each transport measured in a runtime of its own
 const QUICK_SUITES = ['transports', ...Object.values(OWN_RUNTIME_SUITES)]
 
@@ -116,6 +116,11 @@ export function casesFrom (settings) {
   if (wanted.has('scaler')) {
     const over = { mesh: "Watt's mesh (ipc)", 'drop-in': 'the drop-in (mesh-port)' }
     for (const path of SCALER_PATHS) cases.push({ profile: 'scaler', target: `two 1→3→1 workers under load, over ${over[path]}`, path })
+  }
+  // the caller scaled down: the scaler takes the front (the calling entrypoint) 3→1, each path in a runtime of its own
+  if (wanted.has('caller-scaler')) {
+    const over = { mesh: "Watt's mesh (ipc)", 'drop-in': 'the drop-in (mesh-port)' }
+    for (const path of SCALER_PATHS) cases.push({ profile: 'caller-scaler', target: `front (caller) 3→1 workers under load, over ${over[path]}`, path })
   }
   if (wanted.has('binds')) {
     cases.push({ profile: 'binds', target: 'runtime, runner, transports bench' })

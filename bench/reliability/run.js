@@ -17,6 +17,7 @@ import { createWattControl } from './watt-control.js'
 import { checkBinds } from './scenarios/binds.js'
 import { faultUnderLoad } from './scenarios/faults.js'
 import { scalerUnderLoad } from './scenarios/scaler.js'
+import { callerScaleDown } from './scenarios/caller-scaler.js'
 import { workerFaultUnderLoad } from './scenarios/worker-faults.js'
 import { fuzzRoutes } from './scenarios/fuzz.js'
 import { memoryAcrossRuns } from './scenarios/leaks.js'
@@ -99,6 +100,7 @@ runSuiteCommand({
     }
     // a runtime of its own per path (the mesh-port fixture's front and two, dynamic workers)
     if (kase.profile === 'scaler') return scalerUnderLoad({ path: kase.path, onTick })
+    if (kase.profile === 'caller-scaler') return callerScaleDown({ path: kase.path, onTick })
     // mesh-port: its own runtime (the drop-in), the faulted service at two workers;
     // there its leaks, fuzz and binds cases look at it alone (`own`)
     const own = kase.transport && inOwnRuntime(kase.transport) ? kase.transport : null

@@ -160,3 +160,12 @@ t.test('the scaler scenario: one case over Watt\'s mesh and one over the drop-in
   t.ok(cases.every((kase) => kase.profile === 'scaler' && !kase.transport), 'no transport: run.js starts no lab runtime for it')
   t.match(cases.map((kase) => kase.target), [/over Watt's mesh \(ipc\)$/, /over the drop-in \(mesh-port\)$/])
 })
+
+t.test('the caller-scaler scenario: the front scaled 3→1, one case per path, in the full check', async (t) => {
+  const { casesFrom, resolveSettings, SCENARIOS } = await import('../../bench/reliability/plan.js')
+  t.ok(SCENARIOS.includes('caller-scaler'), 'npm run check:reliability runs it by default')
+  const cases = casesFrom(resolveSettings({ scenarios: ['caller-scaler'], quick: true, callTimeoutMs: 3000 }))
+  t.same(cases.map((kase) => kase.path), ['mesh', 'drop-in'], 'one case per path, the quick form too')
+  t.ok(cases.every((kase) => kase.profile === 'caller-scaler' && !kase.transport), 'no transport: run.js starts no lab runtime for it')
+  t.match(cases.map((kase) => kase.target), [/^front \(caller\) 3→1 .*over Watt's mesh \(ipc\)$/, /over the drop-in \(mesh-port\)$/])
+})
