@@ -104,12 +104,6 @@ export const BASELINE_TRANSPORT = 'tcp'
  * runtime gets (the requirement's check reads it in the entry's worker).
  */
 export const MESH_PORT_RUNTIME = Object.freeze({ configFile: 'watt.mesh-port.json', env: 'WATT_LAB_MESH_PORT' })
-/**
- * The same for the drop-in's experimental frames wire (issue 46): watt.mesh-frames.json is
- * watt.mesh-port.json with `wire: 'frames'`. No built-in transport needs it; a variant does
- * (LAB_EXTRA_TRANSPORTS, `requires: 'mesh-frames-runtime'`, mesh-port.ts as its module).
- */
-export const MESH_FRAMES_RUNTIME = Object.freeze({ configFile: 'watt.mesh-frames.json', env: 'WATT_LAB_MESH_FRAMES' })
 
 /** @type {Record<string, Requirement>} */
 export const REQUIREMENTS = {
@@ -137,14 +131,6 @@ export const REQUIREMENTS = {
       : `this runtime has no mesh-port drop-in, so the route would silently be the mesh; it runs only in a runtime started from ${MESH_PORT_RUNTIME.configFile} (the bench starts one for --transports mesh-port); ${MESH_PORT_RUNTIME.env} not set`,
     startable: true,
     ownRuntime: true
-  },
-  'mesh-frames-runtime': {
-    description: `a second runtime started from ${MESH_FRAMES_RUNTIME.configFile} (the drop-in on its frames wire), on ports of its own (the bench starts and stops it)`,
-    check: (env) => env[MESH_FRAMES_RUNTIME.env] === '1'
-      ? null
-      : `this runtime has no drop-in on the frames wire; it runs only in a runtime started from ${MESH_FRAMES_RUNTIME.configFile} (the bench starts one); ${MESH_FRAMES_RUNTIME.env} not set`,
-    startable: true,
-    ownRuntime: true
   }
 }
 
@@ -156,7 +142,6 @@ export const REQUIREMENTS = {
 export function ownRuntimeOf (name) {
   const tag = transportNamed(name).requires
   if (tag === 'mesh-port-runtime') return MESH_PORT_RUNTIME
-  if (tag === 'mesh-frames-runtime') return MESH_FRAMES_RUNTIME
   return null
 }
 

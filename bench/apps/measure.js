@@ -11,7 +11,7 @@ import { waitUntilSettled } from '../lib/settle.js'
 import { measureVerifiedLoad } from '../lib/verified-load.js'
 import { readOrders, resetOrders } from './database.js'
 import { routeLoad } from './expected.js'
-import { DROP_IN_PATH, EXTRA_PATHS, warmupFor } from './plan.js'
+import { DROP_IN_PATH, warmupFor } from './plan.js'
 import { checkWrites } from './writes.js'
 
 /** Far below Watt's 300 s default: a stuck call fails the run instead of stalling it. */
@@ -108,7 +108,7 @@ export function pathFailures (path, meshPort) {
   const targets = Object.entries(meshPort)
   const overMesh = targets.reduce((sum, [, counts]) => sum + counts.mesh, 0)
   const overHttpPort = targets.reduce((sum, [, counts]) => sum + Object.values(counts.httpPort).reduce((a, b) => a + b, 0), 0)
-  if (path === DROP_IN_PATH || EXTRA_PATHS.includes(/** @type {any} */ (path))) {
+  if (path === DROP_IN_PATH) {
     const failures = []
     if (overMesh) failures.push(`${overMesh} call(s) fell back to Watt's mesh instead of http-port`)
     if (!overHttpPort) failures.push('the drop-in\'s counter shows no call over http-port')

@@ -13,11 +13,6 @@ export const DROP_IN_PATH = 'mesh-port'
 export const TCP_PATH = 'tcp'
 /** Where the app's calls travel, each from the app's config alone (runtimes.js). */
 export const PATHS = /** @type {const} */ ([BASELINE_PATH, DROP_IN_PATH, TCP_PATH])
-/**
- * Paths run only when named, each the drop-in with one option: the per-turn flush that was its default
- * before `'auto'` (D-wake), and the frames wire (D-46-frames).
- */
-export const EXTRA_PATHS = /** @type {const} */ (['mesh-port-turn', 'mesh-port-frames'])
 
 /**
  * Each app, the routes measured through its entrypoint, and the GETs that prove
@@ -47,7 +42,7 @@ export const FLAGS = {
   profiles: { type: 'list', default: Object.keys(PROFILES), choices: Object.keys(PROFILES), help: 'latency = c10, busy = c50 (both by default: the two loads can rank the paths differently)' },
   apps: { type: 'list', default: Object.keys(APPS), choices: Object.keys(APPS), help: 'which apps' },
   routes: { type: 'list', choices: ROUTES, help: 'only these routes (app/route), e.g. catalog/list' },
-  paths: { type: 'list', default: [...PATHS], choices: [...PATHS, ...EXTRA_PATHS], help: 'ipc = Watt\'s mesh, mesh-port = the drop-in, tcp = loopback ports; mesh-port-turn = the drop-in with flush "turn" (its default before "auto"), mesh-port-frames = the drop-in on its frames wire' },
+  paths: { type: 'list', default: [...PATHS], choices: [...PATHS], help: 'ipc = Watt\'s mesh, mesh-port = the drop-in, tcp = loopback ports' },
   'wrong-expectation': { type: 'list', choices: ROUTES, help: 'expect a wrong answer on these routes (the test\'s proof that a failed check fails a run)' }
   // --out, --report, --allow-errors, --fail-fast and --quiet-wait come from the driver (bench/lib/driver.js)
 }
@@ -58,7 +53,7 @@ export const FLAGS = {
  * @property {string} profile      app/route, with the load profile after an at-sign unless it is latency
  * @property {string} app
  * @property {string} route
- * @property {typeof PATHS[number] | typeof EXTRA_PATHS[number]} path
+ * @property {typeof PATHS[number]} path
  * @property {string} load         the load profile's name
  * @property {number} connections
  */

@@ -9,7 +9,7 @@ import { freePorts } from '../lib/ports.js'
 import { startRuntime } from '../lib/runtime.js'
 
 /** The config file of each path, in an app's folder. */
-export const CONFIG_OF_PATH = { ipc: 'watt.json', 'mesh-port': 'watt.mesh-port.json', tcp: 'watt.tcp.json', 'mesh-port-turn': 'watt.mesh-port-turn.json', 'mesh-port-frames': 'watt.mesh-port-frames.json' }
+export const CONFIG_OF_PATH = { ipc: 'watt.json', 'mesh-port': 'watt.mesh-port.json', tcp: 'watt.tcp.json' }
 /** The loopback port of each app that the tcp config points at (env names in watt.tcp.json). */
 export const TCP_PORT_ENVS = ['APPS_DB_PORT', 'APPS_CATALOG_API_PORT', 'APPS_PRICING_API_PORT', 'APPS_ORDERS_API_PORT']
 

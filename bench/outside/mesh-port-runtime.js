@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
 import { DOWNSTREAM_SERVICES } from '../../lib/contract.js'
-import { MESH_FRAMES_RUNTIME, MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
+import { MESH_PORT_RUNTIME, routeOf } from '../../lib/topology.js'
 import { scrapeMetrics } from '../lib/metrics.js'
 import { privatePorts, runtimeEnv } from '../lib/private-ports.js'
 import { startRuntime } from '../lib/runtime.js'
@@ -24,17 +24,6 @@ import { readRuntimeSettings } from '../lib/runtime-settings.js'
  */
 export async function startMeshPortRuntimeRequirement (env, options) {
   return startDropInRuntime(MESH_PORT_RUNTIME, 'mesh-port', env, options)
-}
-
-/**
- * REQUIREMENTS['mesh-frames-runtime']: the same, from watt.mesh-frames.json (the drop-in's
- * frames wire), for the variant transport that names it (its route is the variant's name).
- * @param {NodeJS.ProcessEnv} env
- * @param {{ transports: string[], configFileFor?: (base: string) => string, nodeFlags?: readonly string[] }} options
- * @returns {Promise<import('./targets.js').StartedRequirement>}
- */
-export async function startMeshFramesRuntimeRequirement (env, options) {
-  return startDropInRuntime(MESH_FRAMES_RUNTIME, options.transports[0], env, options)
 }
 
 /**

@@ -18,7 +18,7 @@ import { startRemoteHost } from './remote-host.js'
 import { startServiceProcesses, waitForHello } from './service-processes.js'
 import { startServiceContainers } from './containers.js'
 import { ensureEngine } from './docker.js'
-import { startMeshFramesRuntimeRequirement, startMeshPortRuntimeRequirement } from './mesh-port-runtime.js'
+import { startMeshPortRuntimeRequirement } from './mesh-port-runtime.js'
 import { isLoopbackHost } from '../lib/loopback.js'
 
 /**
@@ -227,6 +227,5 @@ export const STARTERS = Object.freeze({
   'service-processes': startServiceProcessesRequirement,
   'remote-host': startRemoteHostRequirement,
   containers: startContainersRequirement,
-  'mesh-port-runtime': startMeshPortRuntimeRequirement,
-  'mesh-frames-runtime': startMeshFramesRuntimeRequirement
+  'mesh-port-runtime': startMeshPortRuntimeRequirement
 })

@@ -3,4 +3,3 @@ export * from './lib/http/index.js'
 
 // Types of the options above, for TypeScript users (`import type { … } from '@watt-lab/channel/http'`).
 /** @typedef {import('./lib/http/dispatcher.js').HttpPortDispatcherOptions} HttpPortDispatcherOptions */
-/** @typedef {import('./lib/http/port-socket.js').PortSocketOptions} PortSocketOptions */

@@ -14,6 +14,4 @@ export { serve } from './lib/server.js'
 /** @typedef {import('./lib/server.js').ServeOptions} ServeOptions */
 /** @typedef {ReturnType<typeof import('./lib/server.js').serve>} ChannelServer */
 /** @typedef {import('./lib/handshake.js').Messaging} Messaging */
-/** @typedef {import('./lib/flush.js').FlushMode} FlushMode */
 /** @typedef {import('./lib/flush.js').Flush} Flush */
-/** @typedef {import('./lib/shm/end.js').BellKind} BellKind */

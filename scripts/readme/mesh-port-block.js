@@ -5,7 +5,6 @@
 // a path whose runs failed is FAILED, never a number.
 import { pairedRatio } from '../../bench/apps/targets.js'
 import { fmt } from '../../bench/lib/format.js'
-import { meshPortOptions } from '../../packages/channel/lib/mesh-port/options.js'
 
 /** @param {{ median: number } | null} r */
 const times = (r) => (r ? `${r.median.toFixed(2)}×` : 'FAILED')
@@ -49,7 +48,6 @@ const commitOf = (result) => result.machine.git?.commit?.slice(0, 10) ?? 'unknow
  * @param {{ transports: any, apps: any }} results
  */
 export function meshPortBlock ({ transports, apps }) {
-  const { wire, flush } = meshPortOptions()
   const profile = (/** @type {string} */ name) => transports.runs.some((/** @type {any} */ r) => r.profile === name)
   const rps = transports.summary.latency?.['mesh-port']?.requestsPerSec?.median
   const loads = [
@@ -63,7 +61,7 @@ export function meshPortBlock ({ transports, apps }) {
   ].filter(Boolean)
   const failedRuns = apps.runs.filter((/** @type {any} */ r) => !r.ok).length + transports.runs.filter((/** @type {any} */ r) => !r.ok).length
   return [
-    `**What the defaults measured** (\`wire: '${wire}'\`, \`flush: '${flush}'\`; written by \`npm run readme\` from the lab's published results, ratios paired per round, every answer verified, ${failedRuns} failed run(s)):`,
+    `**What the defaults measured** (written by \`npm run readme\` from the lab's published results, ratios paired per round, every answer verified, ${failedRuns} failed run(s)):`,
     '',
     `- **Fan-out** (\`npm run bench\`, one entry calling four apps per request; commit ${commitOf(transports)}, started ${transports.startedAt}): the drop-in served ${loads.join(', and ')}.`,
     `- **Apps** (\`npm run bench:apps\`: a gateway in front of a db, writes, a BFF; commit ${commitOf(apps)}, started ${apps.startedAt}): the drop-in served ${appsLoads.join(', and ')}.`,

@@ -5,32 +5,18 @@
 import t from 'tap'
 import { join } from 'node:path'
 import { PROJECT_ROOT } from '../../bench/lib/paths.js'
-import { APPS, EXTRA_PATHS } from '../../bench/apps/plan.js'
+import { APPS } from '../../bench/apps/plan.js'
 import { configFileOf, TCP_PORT_ENVS } from '../../bench/apps/runtimes.js'
 import { assertOnlyUndiciDiffers, readJson } from '../helpers/config-diff.js'
 
 const file = (app, path) => join(PROJECT_ROOT, configFileOf(app, path))
 const portEnvOf = (id) => `APPS_${id.toUpperCase().replace(/-/g, '_')}_PORT`
 const ORIGIN = /^([A-Z_]+)_ORIGIN$/
-/** The one drop-in option each extra path sets. */
-const EXTRA_OPTIONS = { 'mesh-port-turn': { flush: 'turn' }, 'mesh-port-frames': { wire: 'frames' } }
-
-t.same(Object.keys(EXTRA_OPTIONS), [...EXTRA_PATHS], 'every extra path is checked here')
 
 for (const app of Object.keys(APPS)) {
   t.test(`${app}: mesh-port is ipc plus the drop-in's undici block`, async (t) => {
     assertOnlyUndiciDiffers(t, file(app, 'ipc'), file(app, 'mesh-port'))
   })
-
-  for (const [path, option] of Object.entries(EXTRA_OPTIONS)) {
-    t.test(`${app}: ${path} is mesh-port with the drop-in's ${JSON.stringify(option)}, nothing else`, async (t) => {
-      const dropIn = readJson(file(app, 'mesh-port'))
-      const extra = readJson(file(app, path))
-      t.same(extra.undici.interceptors.map((i) => i.options), [option], 'the one option set')
-      const withoutOptions = (config) => ({ ...config, undici: { interceptors: config.undici.interceptors.map(({ options, ...rest }) => rest) } })
-      t.strictSame(withoutOptions(extra), withoutOptions(dropIn))
-    })
-  }
 
   t.test(`${app}: tcp is ipc with the applications' env pointing at loopback ports, nothing else`, async (t) => {
     const ipc = readJson(file(app, 'ipc'))

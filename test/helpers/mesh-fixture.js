@@ -1,8 +1,6 @@
 // Starts test/mesh-port/fixture (a front caller and one target per app kind) on
 // free loopback ports, with Watt's mesh (watt.json) or the drop-in
-// (watt.mesh-port.json), and stops it when the test ends. The drop-in's frames wire
-// (watt.mesh-frames.json) by mode 'drop-in-frames', or for every 'drop-in' while
-// MESH_PORT_WIRE=frames (test/mesh-port/frames-wire.test.js runs tests so).
+// (watt.mesh-port.json), and stops it when the test ends.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
@@ -16,7 +14,7 @@ let derived = 0
 
 /**
  * @param {import('tap').Test} t
- * @param {'mesh' | 'drop-in' | 'drop-in-frames'} mode
+ * @param {'mesh' | 'drop-in'} mode
  * @param {{ apps?: string[], watch?: boolean, workers?: Record<string, number>, dropIn?: Record<string, unknown>, config?: string, env?: Record<string, string> }} [options]  `apps`: only these apps beside
  *   the front (each app is a worker to start: the whole fixture costs a loaded box some
  *   20 s); `watch`: Watt's hot reload on, over a private copy of the apps, whose files
@@ -27,8 +25,7 @@ let derived = 0
  */
 export async function startFixture (t, mode, { apps, watch = false, workers, dropIn, config, env } = {}) {
   const [port, metrics, plain] = await freePorts(3)
-  const frames = mode === 'drop-in-frames' || (mode === 'drop-in' && process.env.MESH_PORT_WIRE === 'frames')
-  let configFile = join(FIXTURE, config ?? (mode === 'mesh' ? 'watt.json' : frames ? 'watt.mesh-frames.json' : 'watt.mesh-port.json'))
+  let configFile = join(FIXTURE, config ?? (mode === 'mesh' ? 'watt.json' : 'watt.mesh-port.json'))
   const keep = apps ? ['front', ...apps] : readdirSync(join(FIXTURE, 'web'))
   const copy = watch ? copyFixture(keep) : undefined
   const derivedConfig = Boolean(apps || copy || workers || dropIn)

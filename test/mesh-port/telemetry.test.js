@@ -3,8 +3,8 @@
 // undici block), calls through the front to plain (node:http, listening) and svc (a
 // @platformatic/service that never listens) give the same trace on every path: the front's SERVER
 // span, a CLIENT span of the front as its child, and the callee's SERVER span as that CLIENT span's
-// child, all in one trace, so the trace context reached the callee. Three runtimes at once: the
-// mesh, the drop-in's HTTP wire and its frames wire.
+// child, all in one trace, so the trace context reached the callee. Two runtimes at once: the
+// mesh and the drop-in.
 //
 // The spans come from different code on each path (@platformatic/telemetry 3.65, runtime 3.67).
 // Over the mesh, Watt's thread-interceptor hooks (createTelemetryThreadInterceptorHooks, given to
@@ -13,12 +13,9 @@
 // undici's `undici:request:create`, so OpenTelemetry's undici instrumentation makes a second CLIENT
 // span beside it. The drop-in sends the call before the mesh sees it, so those hooks never run;
 // but every worker loads OpenTelemetry's undici and http instrumentations (node-telemetry.js, by
-// --import), and the drop-in's HTTP wire is an undici Pool: undici's channel gives the one CLIENT
-// span and the `traceparent` header, the callee's http.Server 'request' event its SERVER span. The
-// frames wire is no undici request: it leaves every call to the HTTP wire while anything watches
-// that channel (lib/mesh-port/frames/client.js); before it did, a call's callee span began a trace
-// of its own and the front had no CLIENT span. The test asserts which instrumentation made each
-// span, so a change on either side shows.
+// --import), and each drop-in link is an undici Pool: undici's channel gives the one CLIENT
+// span and the `traceparent` header, the callee's http.Server 'request' event its SERVER span.
+// The test asserts which instrumentation made each span, so a change on either side shows.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -146,16 +143,15 @@ const HTTP = '@opentelemetry/instrumentation-http'
 const UNDICI = '@opentelemetry/instrumentation-undici'
 const PLATFORMATIC = '@platformatic/telemetry'
 
-test('telemetry: a call gives the same trace over the drop-in (both wires) as over the mesh, trace context propagated', async (t) => {
-  const [mesh, http, frames] = await Promise.all([
+test('telemetry: a call gives the same trace over the drop-in as over the mesh, trace context propagated', async (t) => {
+  const [mesh, http] = await Promise.all([
     traced(t, 'mesh', 'mesh', 'watt.telemetry.json'),
-    traced(t, 'drop-in', 'drop-in', 'watt.mesh-port.telemetry.json'),
-    traced(t, 'drop-in frames', 'drop-in', 'watt.mesh-port.telemetry.json', { wire: 'frames' })
+    traced(t, 'drop-in', 'drop-in', 'watt.mesh-port.telemetry.json')
   ])
 
   // Each run took the path it is named for.
   t.same(Object.keys(mesh.stats), [], 'mesh: no drop-in in the way')
-  for (const [name, run] of /** @type {const} */ ([['drop-in', http], ['drop-in frames', frames]])) {
+  for (const [name, run] of /** @type {const} */ ([['drop-in', http]])) {
     for (const target of TARGETS) {
       const route = run.stats[target]
       t.equal(route?.path, 'http-port', `${name}: ${target} is reached over http-port`)
@@ -183,12 +179,10 @@ test('telemetry: a call gives the same trace over the drop-in (both wires) as ov
         `${target} SERVER [${PLATFORMATIC}] < front CLIENT [${PLATFORMATIC}]`
       ], `mesh: ${call}: the mesh's hooks make the callee's parent and the callee's span`)
       t.same(overMesh.outside, [], `mesh: ${call}: no span of it starts another trace`)
-      for (const [name, run] of /** @type {const} */ ([['drop-in', http], ['drop-in frames', frames]])) {
+      for (const [name, run] of /** @type {const} */ ([['drop-in', http]])) {
         const over = traceOf(run.spans, run.markers[target][i])
         t.same(over.shape, trace, `${name}: ${call}: the callee's SERVER span is a child of the front's CLIENT span`)
         t.same([...new Set(over.shape)], [...new Set(overMesh.shape)], `${name}: ${call}: the same spans by application and kind, and links, as over the mesh`)
-        // The frames wire leaves every call to the HTTP wire while undici's instrumentation
-        // watches (lib/mesh-port/frames/client.js): frames would start the callee a new trace.
         t.same(over.made, [
           `front CLIENT [${UNDICI}] < front SERVER [${HTTP}]`,
           `front SERVER [${HTTP}] < (root)`,

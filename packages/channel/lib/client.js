@@ -18,10 +18,8 @@ const MAX_NAME_LENGTH = 256
  * @property {Kind} [kind] 'port' (default) or 'shm'
  * @property {number} [timeoutMs] default per-call deadline (30 s)
  * @property {number} [maxPayloadBytes] largest payload, each way (8 MiB)
- * @property {import('./flush.js').FlushMode} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
+ * @property {import('./flush.js').Flush} [flush] when frames leave: 'callback' (default) or 'turn' (flush.js)
  * @property {number} [ringBytes] shm: data bytes per ring, a power of two (256 KiB)
- * @property {import('./shm/end.js').BellKind} [bell] shm: the wake-up ('port')
- * @property {boolean} [bellWhenIdleOnly] shm: ring only a reader that said it sleeps (true; false is for measuring)
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
  */
 

@@ -92,17 +92,6 @@ export function connectionReset (message) {
 }
 
 /**
- * An error as Node's http server hands it to 'clientError' (its parser's HPE_* errors, its
- * ERR_HTTP_REQUEST_TIMEOUT): the frames wire, which has neither parser nor socket, gives the app the same.
- * @param {string} code
- * @param {string} message
- * @param {Record<string, unknown>} [fields]  what Node adds (a parse error's bytesParsed and reason)
- */
-export function nodeHttpError (code, message, fields = {}) {
-  return Object.assign(new Error(message), fields, { code })
-}
-
-/**
  * The catalog code a remote handler failed with, carried across a Watt messaging or ITC
  * answer (@platformatic/itc sends it as `handlerErrorCode`), looked for down the causes.
  * @param {unknown} err

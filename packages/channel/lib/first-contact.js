@@ -26,15 +26,22 @@ const guarded = new WeakMap()
  * Wraps `messaging` so that first contacts with an application never race.
  * Idempotent per messaging object.
  * @param {Messaging} messaging
- * @param {{ workersOf?: (application: string) => number, watchWorkers?: boolean, maxWaitMs?: number }} [options]
- *   workersOf: the worker count before any worker list has been seen (default: the
- *   runtime's config); watchWorkers: follow Watt's worker broadcasts (default true);
- *   maxWaitMs: how long a send waits for the one before it (default FIRST_CONTACT_WAIT_MS)
  * @returns {Messaging}
  */
-export function serializeFirstContact (messaging, {
-  workersOf = configuredWorkers, watchWorkers = true, maxWaitMs = FIRST_CONTACT_WAIT_MS
-} = {}) {
+export function serializeFirstContact (messaging) {
+  const sources = { workersOf: configuredWorkers, watchWorkers: true, maxWaitMs: FIRST_CONTACT_WAIT_MS }
+  return gateFirstContacts(messaging, sources)
+}
+
+/**
+ * serializeFirstContact with its sources given (the tests give them; the package's API takes Watt's).
+ * @param {Messaging} messaging
+ * @param {{ workersOf: (application: string) => number, watchWorkers: boolean, maxWaitMs: number }} sources
+ *   workersOf: the worker count before any worker list has been seen; watchWorkers: follow Watt's worker
+ *   broadcasts; maxWaitMs: how long a send waits for the one before it
+ * @returns {Messaging}
+ */
+export function gateFirstContacts (messaging, { workersOf, watchWorkers, maxWaitMs }) {
   const existing = guarded.get(messaging)
   if (existing) return existing
   /** @type {Map<string, Gate>} */

@@ -1,18 +1,10 @@
 // @ts-check
-// When what one side writes leaves, one vocabulary for every channel: 'callback' at the end of the current
+// When what one side of a message channel (port, shm) writes leaves: 'callback' at the end of the current
 // callback (a microtask: a lone call costs no extra turn), 'turn' at the end of the event-loop turn (several
-// callbacks' frames leave together). Message channels default to 'callback', HTTP ones to 'turn' (D-one-post-per-turn).
+// callbacks' frames leave together, D-one-post-per-turn). http-port's mux decides for itself (wire/wake.js).
 import { InvalidOptionError } from './errors.js'
 
 /** @typedef {'callback' | 'turn'} Flush */
-/**
- * @typedef {Flush | 'auto'} WireFlush  a mux's; 'auto': at once when the peer thread is idle, else at the
- *   turn's end (wire/wake.js)
- */
-/**
- * @typedef {Flush | 'microtask' | 'immediate'} FlushMode
- *   'microtask' and 'immediate': the 0.2 names of 'callback' and 'turn'
- */
 
 /**
  * A flush option, checked, in the one vocabulary.
@@ -20,23 +12,12 @@ import { InvalidOptionError } from './errors.js'
  * @returns {Flush}
  */
 export function flushOption (flush) {
-  if (flush === 'callback' || flush === 'microtask') return 'callback'
-  if (flush === 'turn' || flush === 'immediate') return 'turn'
+  if (flush === 'callback' || flush === 'turn') return flush
   throw new InvalidOptionError(`flush must be 'callback' or 'turn', not ${JSON.stringify(flush)}`)
 }
 
 /** @param {Flush} flush */
 export const scheduler = (flush) => flush === 'turn' ? setImmediate : queueMicrotask
-
-/**
- * The flush a handshake's meta asks for: 'auto' when named, else 'turn' (what a caller that names none uses).
- * @param {unknown} meta
- * @returns {WireFlush}
- */
-export function flushOf (meta) {
-  const flush = /** @type {{ flush?: unknown }} */ (meta)?.flush
-  return flush === 'auto' ? 'auto' : 'turn'
-}
 
 export class Outbox {
   /**

@@ -29,17 +29,15 @@ async function openPortChannel (application, { messaging, maxPayloadBytes, flush
  * @param {string} application
  * @param {import('./options.js').ConnectSettings} settings
  */
-async function openShmChannel (application, { messaging, maxPayloadBytes, flush, ringBytes, bell, idleFlag }) {
+async function openShmChannel (application, { messaging, maxPayloadBytes, flush, ringBytes }) {
   const requests = createRing(ringBytes)
   const answers = createRing(ringBytes)
-  const meta = { requests, answers, bell, idleFlag, maxPayloadBytes }
+  const meta = { requests, answers, maxPayloadBytes }
   const port = await openPort(application, 'shm', { messaging: messaging ?? wattMessaging(), meta })
   return shmEnd(port, {
     inbound: answers,
     outbound: requests,
     maxMessageBytes: maxPayloadBytes + MESSAGE_SLACK,
-    flush,
-    bell,
-    idleFlag
+    flush
   })
 }

@@ -21,10 +21,11 @@ const MAX_TIMEOUT_MS = 0x7fffffff
  * @property {number} maxPayloadBytes
  * @property {import('./flush.js').Flush} flush
  * @property {number} ringBytes
- * @property {import('./shm/end.js').BellKind} bell
- * @property {boolean} idleFlag  bellWhenIdleOnly
  * @property {import('./handshake.js').Messaging | undefined} messaging
  */
+
+const CONNECT_OPTIONS = ['kind', 'timeoutMs', 'maxPayloadBytes', 'flush', 'ringBytes', 'messaging']
+const SERVE_OPTIONS = ['messaging', 'kinds', 'maxPayloadBytes', 'flush']
 
 /**
  * connect()'s arguments, checked one by one in this order.
@@ -32,29 +33,23 @@ const MAX_TIMEOUT_MS = 0x7fffffff
  * @param {import('./client.js').ConnectOptions} [options]
  * @returns {ConnectSettings}
  */
-export function connectSettings (application, {
-  kind = 'port',
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES,
-  flush = 'callback',
-  ringBytes = DEFAULT_RING_BYTES,
-  bell = 'port',
-  bellWhenIdleOnly = true,
-  messaging
-} = {}) {
+export function connectSettings (application, options = {}) {
   if (typeof application !== 'string' || application === '') {
     throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
   }
+  checkKnown(options, CONNECT_OPTIONS)
+  const {
+    kind = 'port',
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES,
+    flush = 'callback',
+    ringBytes = DEFAULT_RING_BYTES,
+    messaging
+  } = options
   checkKind(kind)
   const badTimeout = timeoutProblem(timeoutMs)
   if (badTimeout) throw badTimeout
   checkCommonOptions({ maxPayloadBytes, flush, messaging }, 'send')
-  if (bell !== 'port' && bell !== 'wait-async') {
-    throw new InvalidOptionError(`bell must be 'port' or 'wait-async', not ${JSON.stringify(bell)}`)
-  }
-  if (typeof bellWhenIdleOnly !== 'boolean') {
-    throw new InvalidOptionError(`bellWhenIdleOnly must be true or false, not ${JSON.stringify(bellWhenIdleOnly)}`)
-  }
   if (kind === 'shm') checkRingBytes(ringBytes) // early: the rings themselves are made per channel
   return {
     kind,
@@ -62,9 +57,31 @@ export function connectSettings (application, {
     maxPayloadBytes,
     flush: flushOption(flush),
     ringBytes,
-    bell,
-    idleFlag: bellWhenIdleOnly !== false,
     messaging
+  }
+}
+
+/**
+ * serve()'s options, each known (a typo, or an option 0.3 removed, throws).
+ * @param {unknown} options
+ */
+export function checkServeOptions (options) {
+  checkKnown(options, SERVE_OPTIONS)
+}
+
+/**
+ * Throws InvalidOptionError for an option not in `known`.
+ * @param {unknown} options
+ * @param {string[]} known
+ */
+function checkKnown (options, known) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InvalidOptionError('options must be an object')
+  }
+  const unknown = Object.keys(options).filter((key) => !known.includes(key))
+  if (unknown.length > 0) {
+    const names = unknown.map((k) => JSON.stringify(k)).join(', ')
+    throw new InvalidOptionError(`unknown option ${names} (known: ${known.join(', ')})`)
   }
 }
 

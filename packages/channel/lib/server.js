@@ -10,7 +10,7 @@ import { acceptPorts, wattMessaging } from './handshake.js'
 import { portEnd } from './port-end.js'
 import { MESSAGE_SLACK, shmEnd } from './shm/end.js'
 import { isRing } from './shm/ring.js'
-import { checkCommonOptions, checkKind, DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './options.js'
+import { checkCommonOptions, checkKind, checkServeOptions, DEFAULT_MAX_PAYLOAD_BYTES, KINDS } from './options.js'
 
 /** A caller cannot make the callee accept messages larger than this, whatever it asks. */
 const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
@@ -21,19 +21,21 @@ const MAX_ACCEPTED_PAYLOAD_BYTES = 256 * 1024 * 1024
  * @property {import('./handshake.js').Messaging} [messaging] defaults to Watt's
  * @property {import('./options.js').Kind[]} [kinds] the kinds to accept (all)
  * @property {number} [maxPayloadBytes] largest answer this side sends (8 MiB; the caller's own limit applies too)
- * @property {import('./flush.js').FlushMode} [flush] when answers leave: 'callback' (default) or 'turn' (flush.js)
+ * @property {import('./flush.js').Flush} [flush] when answers leave: 'callback' (default) or 'turn' (flush.js)
  */
 
 /**
  * @param {Record<string, Handler>} handlers
  * @param {ServeOptions} [options]
  */
-export function serve (handlers, {
-  messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush: flushMode = 'callback'
-} = {}) {
+export function serve (handlers, options = {}) {
   if (handlers === null || typeof handlers !== 'object') {
     throw new InvalidOptionError('handlers must be an object of functions by name')
   }
+  checkServeOptions(options)
+  const {
+    messaging, kinds = [...KINDS], maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES, flush: flushMode = 'callback'
+  } = options
   if (!Array.isArray(kinds) || kinds.length === 0) {
     throw new InvalidOptionError(`kinds must be a non-empty array of ${KINDS.join(', ')}`)
   }
@@ -85,9 +87,9 @@ function callerLimit (meta) {
  * @param {import('./flush.js').Flush} flush
  */
 function openShmEnd (port, meta, flush) {
-  /** @type {{ requests?: unknown, answers?: unknown, bell?: unknown, idleFlag?: unknown }} */
+  /** @type {{ requests?: unknown, answers?: unknown }} */
   const offered = /** @type {any} */ (meta ?? {})
-  const { requests, answers, bell, idleFlag } = offered
+  const { requests, answers } = offered
   if (!isRing(requests) || !isRing(answers)) {
     port.close()
     throw new ChannelError('', CODES.PROTOCOL, 'shm handshake without two rings')
@@ -96,9 +98,7 @@ function openShmEnd (port, meta, flush) {
     inbound: requests,
     outbound: answers,
     maxMessageBytes: callerLimit(meta) + MESSAGE_SLACK,
-    flush,
-    bell: bell === 'wait-async' ? 'wait-async' : 'port',
-    idleFlag: idleFlag !== false
+    flush
   })
 }
 

@@ -6,15 +6,14 @@ import { startCallee } from './helpers/worker-messaging.js'
 
 const VARIANTS = [
   { kind: 'port', label: 'port' },
-  { kind: 'shm', label: 'shm' },
-  { kind: 'shm', label: 'shm with Atomics.waitAsync', bell: 'wait-async' }
+  { kind: 'shm', label: 'shm' }
 ]
 
-for (const { kind, label, bell } of VARIANTS) {
+for (const { kind, label } of VARIANTS) {
   t.test(`${label}: calls`, async (t) => {
     const callee = await startCallee()
     t.teardown(() => callee.stop())
-    const client = connect('callee', { kind, bell, messaging: callee.messaging, timeoutMs: 20_000, ringBytes: 4096 })
+    const client = connect('callee', { kind, messaging: callee.messaging, timeoutMs: 20_000, ringBytes: 4096 })
     t.teardown(() => client.close())
 
     t.test('answers, in the order asked, from sync and async handlers', async (t) => {
@@ -96,10 +95,10 @@ t.test('port: calls made in one turn travel in one message, answers too', async 
   t.same(answers[0], [3, 1, 'a', 0, 3, 3, 'c', 0, 3, 5, 'e', 0, 3, 2, 'b', 0, 3, 4, 'd', 0])
 })
 
-t.test('immediate flush also batches', async (t) => {
-  const callee = await startCallee({ serveOptions: { flush: 'immediate' } })
+t.test('flush "turn" also batches', async (t) => {
+  const callee = await startCallee({ serveOptions: { flush: 'turn' } })
   t.teardown(() => callee.stop())
-  const client = connect('callee', { messaging: callee.messaging, flush: 'immediate' })
+  const client = connect('callee', { messaging: callee.messaging, flush: 'turn' })
   t.teardown(() => client.close())
   await client.call('echo', 'open')
   const before = await callee.stats()

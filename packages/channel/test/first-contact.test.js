@@ -4,7 +4,7 @@
 import t from 'tap'
 import { BroadcastChannel } from 'node:worker_threads'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { serializeFirstContact } from '../lib/first-contact.js'
+import { FIRST_CONTACT_WAIT_MS, gateFirstContacts, serializeFirstContact } from '../lib/first-contact.js'
 
 /** A messaging stand-in that records how many sends per application overlap. */
 function recordingMessaging ({ fail = () => false } = {}) {
@@ -27,7 +27,7 @@ function recordingMessaging ({ fail = () => false } = {}) {
 
 t.test('one send at a time until the only worker answered, then all at once', async (t) => {
   const raw = recordingMessaging()
-  const messaging = serializeFirstContact(raw, { workersOf: () => 1, watchWorkers: false })
+  const messaging = gateFirstContacts(raw, { workersOf: () => 1, watchWorkers: false, maxWaitMs: FIRST_CONTACT_WAIT_MS })
   const first = await Promise.all([1, 2, 3].map((n) => messaging.send('node3', 'hello', n)))
   t.same(first.map((a) => a.data), [1, 2, 3], 'every send answered, in order')
   t.equal(raw.peak.get('node3'), 1, 'the first sends did not overlap')
@@ -37,7 +37,7 @@ t.test('one send at a time until the only worker answered, then all at once', as
 
 t.test('with N workers, N sends in a row before sends overlap', async (t) => {
   const raw = recordingMessaging()
-  const messaging = serializeFirstContact(raw, { workersOf: (app) => app === 'type1' ? 3 : 1, watchWorkers: false })
+  const messaging = gateFirstContacts(raw, { workersOf: (app) => app === 'type1' ? 3 : 1, watchWorkers: false, maxWaitMs: FIRST_CONTACT_WAIT_MS })
   await Promise.all([1, 2, 3].map((n) => messaging.send('type1', 'hello', n)))
   t.equal(raw.peak.get('type1'), 1, 'three workers: three sends one at a time')
   await Promise.all([4, 5].map((n) => messaging.send('type1', 'hello', n)))
@@ -46,7 +46,7 @@ t.test('with N workers, N sends in a row before sends overlap', async (t) => {
 
 t.test('a failed send is no contact, and does not block the next one', async (t) => {
   const raw = recordingMessaging({ fail: (_app, data) => data === 'boom' })
-  const messaging = serializeFirstContact(raw, { workersOf: () => 1, watchWorkers: false })
+  const messaging = gateFirstContacts(raw, { workersOf: () => 1, watchWorkers: false, maxWaitMs: FIRST_CONTACT_WAIT_MS })
   const [failed, ok, also] = await Promise.allSettled(['boom', 'a', 'b'].map((d) => messaging.send('fastify2', 'hello', d)))
   t.match(failed, { status: 'rejected', reason: { message: 'no worker for fastify2' } })
   t.match(ok, { status: 'fulfilled' })
@@ -57,7 +57,7 @@ t.test('a failed send is no contact, and does not block the next one', async (t)
 t.test('a send that hangs holds the next one back for maxWaitMs, not for as long as it hangs', async (t) => {
   const raw = recordingMessaging()
   const hanging = { ...raw, send: (application, name, data) => data === 'hang' ? new Promise(() => {}) : raw.send(application, name, data) }
-  const messaging = serializeFirstContact(hanging, { workersOf: () => 1, watchWorkers: false, maxWaitMs: 100 })
+  const messaging = gateFirstContacts(hanging, { workersOf: () => 1, watchWorkers: false, maxWaitMs: 100 })
   messaging.send('node3', 'hello', 'hang')
   const started = performance.now()
   const answer = await messaging.send('node3', 'hello', 'a')
@@ -71,7 +71,7 @@ t.test('a send that hangs holds the next one back for maxWaitMs, not for as long
 
 t.test('a change in the workers re-arms it', async (t) => {
   const raw = recordingMessaging()
-  const messaging = serializeFirstContact(raw, { workersOf: () => 1 })
+  const messaging = gateFirstContacts(raw, { workersOf: () => 1, watchWorkers: true, maxWaitMs: FIRST_CONTACT_WAIT_MS })
   await messaging.send('type4', 'hello', 0)
   const runtime = new BroadcastChannel('plt.runtime.workers')
   t.teardown(() => runtime.close())
@@ -85,5 +85,5 @@ t.test('a change in the workers re-arms it', async (t) => {
 
 t.test('wrapping twice gives the same guard', async (t) => {
   const raw = recordingMessaging()
-  t.equal(serializeFirstContact(raw, { watchWorkers: false }), serializeFirstContact(raw, { watchWorkers: false }))
+  t.equal(serializeFirstContact(raw), serializeFirstContact(raw))
 })

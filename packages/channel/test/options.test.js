@@ -14,15 +14,16 @@ t.test('connect refuses each bad value', async (t) => {
     [['app', { maxPayloadBytes: 0 }], /maxPayloadBytes must be a positive integer, not 0/],
     [['app', { maxPayloadBytes: 1.5 }], /maxPayloadBytes must be a positive integer/],
     [['app', { flush: 'later' }], /flush must be 'callback' or 'turn', not "later"/],
-    [['app', { bell: 'loud' }], /bell must be 'port' or 'wait-async'/],
-    [['app', { bellWhenIdleOnly: 'yes' }], /bellWhenIdleOnly must be true or false/],
+    [['app', { bell: 'port' }], /unknown option "bell" \(known: kind, timeoutMs, maxPayloadBytes, flush, ringBytes, messaging\)/],
+    [['app', { bellWhenIdleOnly: true, timeout: 5 }], /unknown option "bellWhenIdleOnly", "timeout"/],
     [['app', { kind: 'shm', ringBytes: 5000 }], /ringBytes must be a power of two from 4096 bytes to 1 GiB, not 5000/],
     [['app', { kind: 'shm', ringBytes: 2048 }], /ringBytes must be a power of two/],
     [['app', { messaging: {} }], /messaging must have send\(application/]
   ]
   for (const [args, message] of cases) t.throws(() => connect(...(args)), invalid(message), JSON.stringify(args))
   t.equal(connect('app', { messaging }).application, 'app', 'good options make a client')
-  for (const flush of ['callback', 'turn', 'microtask', 'immediate']) t.ok(connect('app', { messaging, flush }), `flush ${flush} (0.2's names too)`)
+  for (const flush of ['callback', 'turn']) t.ok(connect('app', { messaging, flush }), `flush ${flush}`)
+  t.throws(() => connect('app', { messaging, flush: /** @type {any} */ ('immediate') }), /flush must be 'callback' or 'turn', not "immediate"/, "0.2's names are gone (0.3.0)")
 })
 
 t.test('a call refuses a bad name or deadline without sending anything', async (t) => {

@@ -3,35 +3,64 @@
 // socket does (ECONNRESET: what Node's server expects of a client that left), and while
 // its worker stops it refuses requests that begin and waits for callers to end the rest.
 import { CODES, connectionReset } from '../errors.js'
-import { httpMessageOf } from '../node-internals.js'
 import { REFUSED } from '../wire/signals.js'
 import { PortSocket } from './port-socket.js'
 
 /** How long a stopping worker keeps a connection its caller has not ended (see destroy). */
 export const DRAIN_MS = 2000
 
+/**
+ * @typedef {import('./port-socket.js').PortSocketOptions & { refuseWhenDraining?: boolean }} CalleeSocketOptions
+ *   refuseWhenDraining: while the worker stops, a request that begins is refused (trackRequests)
+ */
+
+const tracked = new WeakSet()
+
+/**
+ * Has each CalleeSocket of `server` know its last response ('request' is public; the response's
+ * writableFinished and its request's complete tell whether that exchange is over).
+ * @param {import('node:http').Server} server
+ */
+export function trackRequests (server) {
+  if (tracked.has(server)) return
+  tracked.add(server)
+  server.on('request', (req, res) => {
+    const socket = req.socket
+    if (socket instanceof CalleeSocket) socket.response = res
+  })
+}
+
 export class CalleeSocket extends PortSocket {
   /**
    * @param {import('../wire/port-mux.js').PortMux} mux
    * @param {number} id
-   * @param {import('./port-socket.js').PortSocketOptions} options
+   * @param {CalleeSocketOptions} options
    */
   constructor (mux, id, options) {
     super(mux, id, options)
+    this.refuseWhenDraining = options.refuseWhenDraining === true
     /** bytes came in since this side last sent any (a request under way) */
     this.receivedSinceSent = false
+    /** @type {import('node:http').ServerResponse | null} the last response on it (trackRequests) */
+    this.response = null
     /** @type {NodeJS.Timeout | undefined} */
     this.drainTimer = undefined
   }
 
   /** A request that begins while the worker stops is refused, not given to the server. */
   admit () {
-    if (this.mux.refusing && !this.receivedSinceSent && !httpMessageOf(this)) {
+    if (this.refuseWhenDraining && this.mux.draining && !this.receivedSinceSent && !this.exchanging()) {
       this.refuse()
       return false
     }
     this.receivedSinceSent = true
     return true
+  }
+
+  /** An exchange is under way: its response still goes out, or its request's body still comes in. */
+  exchanging () {
+    const res = this.response
+    return res !== null && !(res.writableFinished && res.req.complete)
   }
 
   sent () {

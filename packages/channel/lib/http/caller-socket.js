@@ -13,7 +13,7 @@ export class CallerSocket extends PortSocket {
    * @param {import('./port-socket.js').PortSocketOptions} options
    */
   constructor (mux, id, options) {
-    super(mux, id, options)
+    super(mux, id, options, false)
     /** @type {string[] | null} what was written since the peer last sent data (null: too much) */
     this.unheard = []
     this.unheardBytes = 0

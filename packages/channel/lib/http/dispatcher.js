@@ -13,11 +13,14 @@ import { CallerSocket } from './caller-socket.js'
 
 export const HTTP_PORT_KIND = 'http'
 
-/** @typedef {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} PoolOptions */
+/** Connections per target (the calls in flight to it at once), in every entry point unless set. */
+export const DEFAULT_CONNECTIONS = 32
+
+/** @typedef {Omit<import('undici').Pool.Options, 'connect' | 'connections' | 'pipelining'>} PoolOptions */
 
 /**
  * @typedef {object} HttpPortDispatcherOptions
- * @property {number} [connections]  connections to the application, like a TCP pool's; default 16
+ * @property {number} [connections]  connections to the application, like a TCP pool's; default 32
  * @property {import('../handshake.js').Messaging} [messaging]  Watt messaging by default
  * @property {number} [window]  flow-control window per connection and direction, bytes
  * @property {string} [origin]  origin for the Host header; default http://<application>.http-port.local
@@ -35,7 +38,7 @@ export function createHttpPortDispatcher (application, options = {}) {
     throw new InvalidOptionError(`application must be a non-empty string, not ${JSON.stringify(application)}`)
   }
   const {
-    connections = 16, messaging, window, origin = `http://${application}.http-port.local`, pool = {}
+    connections = DEFAULT_CONNECTIONS, messaging, window, origin = `http://${application}.http-port.local`, pool = {}
   } = options ?? {}
   const checked = checkPoolOptions({ connections, window, pool })
   if (typeof origin !== 'string' || !URL.canParse(origin)) {
@@ -70,8 +73,10 @@ export function checkPoolOptions ({ connections, window, pool }) {
   if (pool === null || typeof pool !== 'object' || Array.isArray(pool)) {
     throw new InvalidOptionError('pool must be an object of undici Pool options')
   }
-  if ('connect' in pool || 'connections' in pool) {
-    throw new InvalidOptionError('pool cannot set connect or connections: the port pool owns them')
+  const owned = ['connect', 'connections', 'pipelining'].filter((name) => name in pool)
+  if (owned.length > 0) {
+    // pipelining 1: a request a stopping worker refused is sent again alone (caller-socket.js)
+    throw new InvalidOptionError(`pool cannot set ${owned.join(' or ')}: the port pool owns them`)
   }
   return {
     connections: /** @type {number} */ (connections),
@@ -82,8 +87,7 @@ export function checkPoolOptions ({ connections, window, pool }) {
 
 /**
  * An undici Pool whose every connection is a CallerSocket on the mux `openMux()` gives (opened
- * lazily, reopened after a loss). It owns the close order: work held on it (the frames wire's
- * calls) ends, then its connections, then the port.
+ * lazily, reopened after a loss). It owns the close order: its connections end, then the port.
  */
 export class PortPool extends Pool {
   /**
@@ -106,15 +110,8 @@ export class PortPool extends Pool {
         callback(null, /** @type {any} */ (new CallerSocket(mux, id, { application, window })))
       }).catch((err) => callback(err, null))
     }
-    super(origin, { pipelining: 1, ...pool, connections, connect })
+    super(origin, { ...pool, pipelining: 1, connections, connect })
     this.state = state
-    /** @type {(() => Promise<void>)[]} work that must end before the pool closes */
-    this.holds = []
-  }
-
-  /** @param {() => Promise<void>} idle  resolves once the held work has ended */
-  holdCloseUntil (idle) {
-    this.holds.push(idle)
   }
 
   closeMux () {
@@ -135,7 +132,7 @@ export class PortPool extends Pool {
       this.closeMux()
       callback(err, data)
     }
-    Promise.all(this.holds.map((idle) => idle())).then(() => super.close(closed))
+    super.close(closed)
   }
 
   /**

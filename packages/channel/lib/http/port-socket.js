@@ -33,9 +33,12 @@ export class PortSocket extends SocketFace {
    * @param {import('../wire/port-mux.js').PortMux} mux
    * @param {number} id
    * @param {PortSocketOptions} options
+   * @param {boolean} [allowHalfOpen]  as net.Socket's: the callee's is the server's (true, node:http ends it
+   *   itself); the caller's is net.connect()'s (false: the peer's end ends this side, so an upgraded
+   *   connection closes once the server ends it, as a WebSocket's closing handshake waits for)
    */
-  constructor (mux, id, { application, window = DEFAULT_WINDOW }) {
-    super({ allowHalfOpen: true, readableHighWaterMark: 64 * 1024, writableHighWaterMark: 64 * 1024 })
+  constructor (mux, id, { application, window = DEFAULT_WINDOW }, allowHalfOpen = true) {
+    super({ allowHalfOpen, readableHighWaterMark: 64 * 1024, writableHighWaterMark: 64 * 1024 })
     this.application = application
     this.mux = mux
     this.id = id

@@ -8,9 +8,9 @@ import { acceptPorts, wattMessaging } from '../handshake.js'
 import { messaging as wattMessagingApi } from '../watt/globals.js'
 import { HTTP_PORT_KIND } from './dispatcher.js'
 import { PortMux } from '../wire/port-mux.js'
-import { DEFAULT_WINDOW, flushOf, OPEN, REFUSED } from '../wire/signals.js'
+import { DEFAULT_WINDOW, REFUSED } from '../wire/signals.js'
 import { windowOption } from '../wire/window.js'
-import { CalleeSocket } from './callee-socket.js'
+import { CalleeSocket, trackRequests } from './callee-socket.js'
 
 /**
  * Serves http-port connections with `server`. One server per application
@@ -48,39 +48,31 @@ export function serverOpen (server) {
   return !closedServers.has(server)
 }
 
-/** @typedef {(mux: PortMux, id: number, head: any) => void} OnHead  takes a frames-wire request's head frame */
-
 /**
- * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP;
- * with `onHead`, frames-wire requests too (each a head frame on a new stream).
+ * Hands every connection a caller opens on `port` to `server`, as if it had arrived over TCP.
  * @param {import('node:http').Server} server
  * @param {import('node:worker_threads').MessagePort} port
- * @param {unknown} meta  the caller's handshake meta ({ caller, flush })
- * @param {{ window?: number, refuseWhenDraining?: boolean, onHead?: OnHead }} [options]
+ * @param {unknown} meta  the caller's handshake meta ({ caller })
+ * @param {{ window?: number, refuseWhenDraining?: boolean }} [options]
  *   refuseWhenDraining: once the worker stops (GOAWAY sent), requests that begin are refused (the
  *   caller sends them to another worker) rather than given to a server that would not serve them
  * @returns {PortMux}
  */
-export function acceptConnections (server, port, meta, {
-  window = DEFAULT_WINDOW, refuseWhenDraining = false, onHead
-} = {}) {
+export function acceptConnections (server, port, meta, { window = DEFAULT_WINDOW, refuseWhenDraining = false } = {}) {
   serverOpen(server)
+  if (refuseWhenDraining) trackRequests(server)
   const caller = String(/** @type {{ caller?: unknown }} */ (meta)?.caller ?? 'caller')
+  const options = { application: caller, window, refuseWhenDraining }
   // The mux keeps the thread alive only while a connection is open, as sockets do.
   const mux = new PortMux(port, {
     peer: caller,
-    flush: flushOf(meta),
-    accept (id, payload) {
-      if (payload !== OPEN && onHead === undefined) return false
+    accept (id) {
       // A closed server (or one that would refuse) takes no new stream: the caller may move
       // it to another worker (REFUSED: nothing was served on it).
-      if (mux.refusing || !serverOpen(server)) mux.send(id, REFUSED)
-      else if (payload === OPEN) server.emit('connection', new CalleeSocket(mux, id, { application: caller, window }))
-      else /** @type {NonNullable<typeof onHead>} */ (onHead)(mux, id, payload)
-      return true
+      if ((refuseWhenDraining && mux.draining) || !serverOpen(server)) mux.send(id, REFUSED)
+      else server.emit('connection', new CalleeSocket(mux, id, options))
     }
   })
-  mux.refuseWhenDraining = refuseWhenDraining
   return mux
 }
 

@@ -6,7 +6,8 @@ import { threadId } from 'node:worker_threads'
 import { ChannelError, CODES } from '../errors.js'
 import { acceptPorts, wattMessaging } from '../handshake.js'
 import { acceptConnections } from '../http/serve.js'
-import { acceptFrames } from './frames/serve.js'
+import { DEFAULT_WINDOW } from '../wire/signals.js'
+import { windowOption } from '../wire/window.js'
 import { servedByFastify, theServer, watchServers, whenServing } from './servers.js'
 import { events, messaging, START_EVENT, STOP_EVENT, workerIndex } from '../watt/globals.js'
 
@@ -19,9 +20,10 @@ let stopping = false
 const links = new Set()
 
 /**
- * @param {{ window?: number, log: import('./log.js').Log }} options
+ * Once per thread, whatever the factory calls: each link's window is its caller's (handshake meta).
+ * @param {{ log: import('./log.js').Log }} options
  */
-export function installCallee ({ window, log }) {
+export function installCallee ({ log }) {
   if (installed) return
   installed = true
   watchServers()
@@ -32,9 +34,9 @@ export function installCallee ({ window, log }) {
         const found = theServer()
         if (!found.server) throw new ChannelError('', CODES.NO_SERVER, found.reason)
         await whenServing(found.server)
-        // The caller picks the wire (index.js `wire`); a frames link also takes HTTP connections.
-        const accept = /** @type {any} */ (meta)?.wire === 'frames' ? acceptFrames : acceptConnections
-        const mux = accept(found.server, port, meta, { window, refuseWhenDraining: servedByFastify(found.server) })
+        const window = windowOption(/** @type {any} */ (meta)?.window, DEFAULT_WINDOW)
+        const refuseWhenDraining = servedByFastify(found.server)
+        const mux = acceptConnections(found.server, port, meta, { window, refuseWhenDraining })
         links.add(mux)
         mux.onClose = () => links.delete(mux)
         return { thread: threadId, worker: workerIndex() ?? 0 }

@@ -5,10 +5,10 @@
 import { configuredApplications, workerApplicationId } from '../watt/globals.js'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
-import { ChannelError, CODES } from '../errors.js'
-import { OldApiView, poolHandler } from './pool-handler.js'
 import { meshPortOptions } from './options.js'
+import { failHandler } from './pool-handler.js'
 import { ApplicationRoute } from './route.js'
+import { sendOver } from './send.js'
 import { checkSupport, standAside } from './support.js'
 import { WorkerDirectory } from './workers.js'
 
@@ -16,7 +16,11 @@ const MESH_DOMAIN = '.plt.local'
 
 /** @typedef {import('./options.js').MeshPortOptions} MeshPortOptions */
 
-/** @type {Map<string, ApplicationRoute>} */
+/**
+ * This thread's routes, by target application: one per set of link options, so that each factory
+ * call of a thread (a second dispatcher with other options) gets its own.
+ * @type {Map<string, Map<string, ApplicationRoute>>}
+ */
 const routes = new Map()
 /** @type {WorkerDirectory | null} */
 let directory = null
@@ -28,18 +32,31 @@ let directory = null
  */
 export default function createMeshPortInterceptor (options = {}) {
   // checked first: a bad config is reported on every Watt, supported or not
-  const { connections, window, pool, exclude, retry, wire, flush } = meshPortOptions(options)
+  const { connections, window, pool, exclude, retry } = meshPortOptions(options)
   const support = checkSupport()
   if (!support.supported) return standAside(support, workerLog())
   const log = workerLog()
-  installCallee({ window, log })
+  installCallee({ log })
 
   const known = applicationIds()
-  directory ??= new WorkerDirectory((application) => routes.get(application)?.workersChanged())
+  directory ??= new WorkerDirectory((application) => {
+    for (const route of routes.get(application)?.values() ?? []) route.workersChanged()
+  })
   const workers = directory
   const caller = String(workerApplicationId() ?? 'caller')
+  const linkOptions = { connections, window, pool, workers, log, caller }
+  const optionsKey = JSON.stringify({ connections, window, pool })
   /** @type {Map<string, ApplicationRoute | null>} */
   const byOrigin = new Map()
+
+  /** @param {string} application */
+  const routeFor = (application) => {
+    let mine = routes.get(application)
+    if (mine === undefined) routes.set(application, (mine = new Map()))
+    let route = mine.get(optionsKey)
+    if (route === undefined) mine.set(optionsKey, (route = new ApplicationRoute(application, linkOptions)))
+    return route
+  }
 
   /** @param {unknown} origin */
   const routeOf = (origin) => {
@@ -55,11 +72,8 @@ export default function createMeshPortInterceptor (options = {}) {
         // Configured, or added through the management API once its workers were broadcast. Other
         // *.plt.local hosts are left to the mesh, which fails them its own way; not remembered, as
         // an application added later may take that name.
-        if (known.has(application) || workers.named(application)) {
-          route = routes.get(application) ??
-            new ApplicationRoute(application, { connections, window, pool, workers, log, caller, wire, flush })
-          routes.set(application, route)
-        } else settled = false
+        if (known.has(application) || workers.named(application)) route = routeFor(application)
+        else settled = false
       }
     } catch {}
     if (settled && byOrigin.size < 1024) byOrigin.set(text, route)
@@ -72,8 +86,9 @@ export default function createMeshPortInterceptor (options = {}) {
     // Upgrades (WebSocket, CONNECT) stay on the mesh, which fails them at once: over http-port
     // the caller got its 101 and socket, and its WebSocket then hung (test/mesh-port/gateway.test.js).
     if (opts.upgrade || opts.method === 'CONNECT') { route.countMesh(); return dispatch(opts, handler) }
+    const resend = retry ? route : null
     const link = route.next()
-    if (link !== null) return sendOver(link, opts, handler, retry ? route : null)
+    if (link !== null) return sendOver(link, opts, handler, resend)
     if (route.onMesh) {
       route.countMesh()
       return dispatch(opts, handler)
@@ -83,77 +98,12 @@ export default function createMeshPortInterceptor (options = {}) {
     // real HTTP any more: light-my-request rewires Express's request prototypes.)
     route.refresh().then(() => {
       const linked = route.next()
-      if (linked !== null) return sendOver(linked, opts, handler, retry ? route : null)
+      if (linked !== null) return sendOver(linked, opts, handler, resend)
       route.countMesh()
       dispatch(opts, handler)
     }).catch((err) => failHandler(handler, err))
     return true
   }
-}
-
-/**
- * @param {import('./route.js').Link} link
- * @param {import('undici').Dispatcher.DispatchOptions} opts
- * @param {any} handler
- * @param {ApplicationRoute | null} [route]  to send the request again through if its worker dies first
- */
-function sendOver (link, opts, handler, route = null) {
-  link.calls++
-  const view = poolHandler(handler, link)
-  if (route !== null && view instanceof OldApiView && idempotent(opts)) {
-    view.again = (err) => sendAgain(route, link, opts, view, err)
-  }
-  return dispatchOn(link, opts, view)
-}
-
-/**
- * Over the link's frames wire when it has one and it can carry the request, its HTTP wire otherwise.
- * @param {import('./route.js').Link} link
- * @param {import('undici').Dispatcher.DispatchOptions} opts
- * @param {ReturnType<typeof poolHandler>} view
- */
-function dispatchOn (link, opts, view) {
-  if (link.frames !== undefined && link.frames.dispatch(opts, view)) return true
-  link.tally.count++
-  return link.pool.dispatch(opts, /** @type {any} */ (view))
-}
-
-/**
- * A request whose worker died before any byte of its answer arrived goes, once, to
- * another live worker: only GET, HEAD and OPTIONS without a body (the caller's
- * `retry: false` turns it off).
- * @param {ApplicationRoute} route
- * @param {import('./route.js').Link} from
- * @param {import('undici').Dispatcher.DispatchOptions} opts
- * @param {import('./pool-handler.js').OldApiView} view
- * @param {Error} err
- */
-function sendAgain (route, from, opts, view, err) {
-  view.again = null
-  if (!(err instanceof ChannelError) || err.code !== CODES.CLOSED) return false
-  const to = route.other(from)
-  if (to === null) return false
-  route.retried('crashed', from, to)
-  view.moveTo(to)
-  to.tally.count-- // retried() counted it; dispatchOn counts it again by its wire
-  dispatchOn(to, opts, view)
-  return true
-}
-
-/** @param {import('undici').Dispatcher.DispatchOptions} opts */
-function idempotent (opts) {
-  const safe = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS'
-  return safe && opts.body == null && !opts.upgrade
-}
-
-/**
- * Reports an error to a handler of either undici handler API.
- * @param {any} handler
- * @param {Error} err
- */
-function failHandler (handler, err) {
-  if (typeof handler.onResponseError === 'function') handler.onResponseError(null, err)
-  else handler.onError?.(err)
 }
 
 /** The runtime's application ids (the mesh's hosts), from the worker's config. */
@@ -177,20 +127,20 @@ function applicationIds () {
 /**
  * What this thread's drop-in did so far, per target application: the path it
  * takes now, why it falls back if it does, requests over the mesh and per worker
- * (with whether it is passed over now as silent, and how often it was).
+ * (with whether it is passed over now as silent, and how often it was). With two
+ * dispatchers of other options in the thread, the first one's path, and both's calls.
  * @returns {MeshPortStats}
  */
 export function meshPortStats () {
   /** @type {ReturnType<typeof meshPortStats>} */
   const out = {}
-  for (const [application, route] of routes) {
-    out[application] = {
-      path: route.mode,
-      reason: route.reason,
-      meshCalls: route.meshCalls,
-      workers: route.links.map((l) => ({
-        worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls
-      }))
+  for (const [application, byOptions] of routes) {
+    for (const route of byOptions.values()) {
+      const seen = out[application] ??= { path: route.mode, reason: route.reason, meshCalls: 0, workers: [] }
+      seen.meshCalls += route.meshCalls
+      for (const l of route.links) {
+        seen.workers.push({ worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls })
+      }
     }
   }
   return out

@@ -6,7 +6,6 @@ import { ChannelError, CODES } from '../errors.js'
 import { PortPool } from '../http/dispatcher.js'
 import { PortMux } from '../wire/port-mux.js'
 import { DEFAULT_WINDOW } from '../wire/signals.js'
-import { FramesClient } from './frames/client.js'
 import { tally } from './metrics.js'
 import { unwatched } from './stall.js'
 
@@ -15,7 +14,7 @@ import { unwatched } from './stall.js'
  * @property {number} thread
  * @property {number} worker
  * @property {PortPool} pool
- * @property {PortMux} mux  the link's port, carrying both wires
+ * @property {PortMux} mux  the link's port
  * @property {number} calls   requests sent over it (the share each worker got)
  * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
  * @property {import('./metrics.js').Tally} tally
@@ -25,8 +24,6 @@ import { unwatched } from './stall.js'
  * @property {number} pingedAt     when it was pinged in this silence (0: not yet)
  * @property {boolean} stalled     the ping unanswered for STALL_MS too: passed over
  * @property {number} stalls       times it was found stalled
- * @property {import('./frames/client.js').FramesClient} [frames]  the frames wire over the same mux
- *   (wire: 'frames')
  */
 
 /**
@@ -35,10 +32,6 @@ import { unwatched } from './stall.js'
  * @property {number} [window]
  * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} pool
  * @property {import('./log.js').Log} log
- * @property {'http' | 'frames'} [wire]  'frames': requests go as frames where they can (frames/),
- *   the HTTP wire otherwise
- * @property {import('../wire/signals.js').Flush} [flush]  both ends of each link flush so
- *   (the callee reads it from the handshake)
  */
 
 /**
@@ -49,6 +42,15 @@ import { unwatched } from './stall.js'
  * @property {(link: Link, why: 'refused' | 'crashed') => Promise<PortMux | null>} relocate
  *   where a request the link's worker did not serve may go instead
  */
+
+/**
+ * A request goes over `link` (a first send, a resend or a move): the share its worker got, and the counter.
+ * @param {Link} link
+ */
+export function countCall (link) {
+  link.calls++
+  link.tally.count++
+}
 
 export class WorkerLinks {
   /**
@@ -77,12 +79,12 @@ export class WorkerLinks {
    */
   add (thread, worker, port) {
     const { application, options } = this
-    const wireTally = tally(application, 'http-port', worker, options.wire === 'frames' ? 'http' : undefined)
     /** @type {Link} */
-    const link = /** @type {any} */ ({ thread, worker, calls: 0, inFlight: 0, tally: wireTally, ...unwatched() })
+    const link = /** @type {any} */ ({
+      thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker), ...unwatched()
+    })
     link.mux = new PortMux(port, {
       peer: application,
-      flush: options.flush,
       // The worker exited or crashed: its in-flight requests have failed at once
       // (WATT_CHANNEL_CLOSED); no new one goes there.
       onClose: () => this.drop(link, 'its port closed'),
@@ -98,12 +100,6 @@ export class WorkerLinks {
       window: options.window ?? DEFAULT_WINDOW,
       pool: options.pool
     })
-    if (options.wire === 'frames') {
-      const frames = tally(application, 'http-port', worker, 'frames')
-      link.frames = new FramesClient(mux, {
-        application, window: options.window, tally: frames, link, pool: link.pool, poolOptions: options.pool
-      })
-    }
     this.all = [...this.all, link]
     return link
   }

@@ -34,15 +34,10 @@ let registered = false
  * @param {string} target
  * @param {'http-port' | 'mesh'} path
  * @param {number | null} worker  the target worker's index (null over the mesh, which picks it)
- * @param {'http' | 'frames'} [wire]  labelled only on a frames-wire link (`wire: 'frames'`): which wire carried
- *   the request
  * @returns {Tally}
  */
-export function tally (target, path, worker, wire) {
-  /** @type {Record<string, string>} */
-  const labels = { target, path, targetWorker: worker === null ? '' : String(worker) }
-  if (wire !== undefined) labels.wire = wire
-  return entryOf(entries, labels)
+export function tally (target, path, worker) {
+  return entryOf(entries, { target, path, targetWorker: worker === null ? '' : String(worker) })
 }
 
 /**
@@ -72,7 +67,7 @@ function entryOf (tallies, labels) {
 }
 
 const REQUESTS_HELP = 'Requests to http://<target>.plt.local by the path the mesh-port drop-in gave them ' +
-  '(http-port, or mesh on fallback; with wire: \'frames\', the wire label says frames or http)'
+  '(http-port, or mesh on fallback)'
 const RETRIES_HELP = 'Requests to http://<target>.plt.local that the mesh-port drop-in sent again to another worker, ' +
   'by reason (refused: a stopping worker did not take it; crashed: its worker died before answering)'
 
@@ -80,7 +75,7 @@ const RETRIES_HELP = 'Requests to http://<target>.plt.local that the mesh-port d
 function register () {
   const prometheus = wattPrometheus()
   if (!prometheus?.client || !prometheus?.registry) return false
-  counter(prometheus, REQUESTS_METRIC, REQUESTS_HELP, ['target', 'path', 'targetWorker', 'wire'], entries)
+  counter(prometheus, REQUESTS_METRIC, REQUESTS_HELP, ['target', 'path', 'targetWorker'], entries)
   counter(prometheus, RETRIES_METRIC, RETRIES_HELP, ['target', 'reason'], retries)
   return true
 }

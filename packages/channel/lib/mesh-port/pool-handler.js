@@ -1,7 +1,7 @@
 // @ts-check
 // The handler the drop-in hands to a link's Pool: it counts the link's calls in flight for the route's choice
-// of worker (D-in-flight-count), and gives the Pool a WrapHandler's old-API side (tcp's path): given the new
-// API, a Pool's UnwrapHandler would parse each answer's raw headers into an object and back into Buffers.
+// of worker (D-in-flight-count), and gives the Pool the old-API side of a handler that has one (tcp's path):
+// given the new API, a Pool's UnwrapHandler would parse each answer's raw headers into an object and back.
 
 /** @typedef {{ inFlight: number }} Counted */
 
@@ -32,20 +32,36 @@ class Settling {
 }
 
 /**
- * The old-API side of a WrapHandler: every method passes straight through. An error
- * before any byte of the answer may be taken by `again` (index.js: the request is
- * sent again on another worker); the caller's handler then sees one request.
+ * What a view may be resent through (route.js), once, when its worker dies before answering.
+ * @typedef {{ resend: (view: OldApiView, err: Error) => boolean }} Resender
  */
-class OldApiView extends Settling {
+
+/**
+ * The old-API side of a handler: every method passes straight through. An error before
+ * any byte of the answer may be taken by the route it was given (resendVia: the request
+ * is sent again on another worker); the caller's handler then sees one request.
+ */
+export class OldApiView extends Settling {
   /** @param {any} handler @param {Counted} link */
   constructor (handler, link) {
     super(handler, link)
-    /** @type {((err: Error) => boolean) | null} */
-    this.again = null
+    /** @type {Resender | null} */
+    this.resender = null
+    /** @type {import('undici').Dispatcher.DispatchOptions | null} what to send again */
+    this.opts = null
     this.answered = false
     this.connected = false
     /** @type {(reason?: Error) => void} */
     this.abort = () => {}
+  }
+
+  /**
+   * @param {Resender} resender
+   * @param {import('undici').Dispatcher.DispatchOptions} opts
+   */
+  resendVia (resender, opts) {
+    this.resender = resender
+    this.opts = opts
   }
 
   /** @param {(reason?: Error) => void} abort @param {object} context */
@@ -83,14 +99,16 @@ class OldApiView extends Settling {
   onComplete (rawTrailers) { this.settle(); return this.handler.onComplete(rawTrailers) }
   /** @param {Error} err */
   onError (err) {
-    if (!this.answered && this.again !== null && this.again(err)) return
+    const resender = this.resender
+    this.resender = null // once
+    if (resender !== null && !this.answered && resender.resend(this, err)) return
     this.settle()
     return this.handler.onError(err)
   }
 }
 
 /** A handler of the new API, as it is (the Pool unwraps it as undici means it to be). */
-class NewApiView extends Settling {
+export class NewApiView extends Settling {
   /** @param {any} controller @param {object} context */
   onRequestStart (controller, context) { return this.handler.onRequestStart?.(controller, context) }
 
@@ -125,16 +143,31 @@ class NewApiView extends Settling {
 
 /**
  * What to pass to Pool.dispatch for `handler`, counted in `link.inFlight` until it settles: the old-API view
- * of a WrapHandler, a new-API handler as a new-API one (compose() wraps every old-API handler in a
- * WrapHandler before an interceptor sees it; one that came here bare would get the old-API view too).
+ * of a handler that answers the old API (compose() wraps every old-API handler in a WrapHandler, which
+ * answers both), a new-API-only handler as a new-API one.
  * @param {any} handler
  * @param {Counted} link
  * @returns {OldApiView | NewApiView}  (a DispatchHandler of either API)
  */
 export function poolHandler (handler, link) {
   link.inFlight++
-  const oldApi = handler.constructor?.name === 'WrapHandler' || typeof handler.onRequestStart !== 'function'
-  return oldApi ? new OldApiView(handler, link) : new NewApiView(handler, link)
+  return speaksOldApi(handler) ? new OldApiView(handler, link) : new NewApiView(handler, link)
 }
 
-export { OldApiView }
+/**
+ * Whether `handler` takes the old API's answer (onHeaders, onData, onComplete), or has no new API at all.
+ * @param {any} handler
+ */
+export function speaksOldApi (handler) {
+  return typeof handler.onHeaders === 'function' || typeof handler.onRequestStart !== 'function'
+}
+
+/**
+ * Reports an error to a handler of either undici handler API.
+ * @param {any} handler
+ * @param {Error} err
+ */
+export function failHandler (handler, err) {
+  if (speaksOldApi(handler)) handler.onError?.(err)
+  else handler.onResponseError?.(null, err)
+}

@@ -25,8 +25,8 @@ export function refusal (err) {
   if (ours === CODES.STOPPING) return { outcome: 'stopping', reason }
   if (ours === CODES.NO_SERVER) return { outcome: 'refused', reason }
   const code = wattCode(cause)
-  // A worker still starting: not yet, not no. Taken for a refusal, it sent a restarting
-  // application to the mesh and failed the calls in flight on its live workers.
+  // A worker still starting: not yet, not no. A refusal would send the whole application to the
+  // mesh and fail the calls in flight on its live workers, for a worker that serves in a moment.
   if (notStarted(code, text)) return { outcome: 'failed', reason }
   if (noHandler(code, text)) {
     return { outcome: 'refused', reason: 'its workers do not run the drop-in (no mesh-port handler)' }

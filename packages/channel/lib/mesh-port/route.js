@@ -2,11 +2,13 @@
 // One target application as seen from one calling thread: an http-port link per started worker
 // (links.js), or the reason it falls back to Watt's mesh. While no link is open (first contact,
 // a restart in progress, a refusal) requests take the mesh or wait for the look under way.
+import { ChannelError, CODES } from '../errors.js'
 import { choose, kept, NO_HOLD, without } from './balancer.js'
 import { MESH_PORT_KIND } from './callee.js'
-import { WorkerLinks } from './links.js'
+import { countCall, WorkerLinks } from './links.js'
 import { retryTally, tally } from './metrics.js'
 import { refusal } from './refusal.js'
+import { dispatchOn } from './send.js'
 import { survey } from './stall.js'
 import { handshakeWorker } from './worker-handshake.js'
 
@@ -186,7 +188,7 @@ export class ApplicationRoute {
     for (const target of missing()) {
       let opened
       try {
-        const meta = this.handshakeMeta()
+        const meta = { caller, window: this.options.window }
         opened = await handshakeWorker({ caller, application, worker: target.worker, kind: MESH_PORT_KIND, meta })
       } catch (err) {
         const why = refusal(/** @type {Error} */ (err))
@@ -214,12 +216,6 @@ export class ApplicationRoute {
     this.enter(this.links.length === 0 ? MODES.WAITING : MODES.HTTP_PORT)
   }
 
-  /** What the callee is told of the link: who calls, and the wire and flush it is to use. */
-  handshakeMeta () {
-    const { caller, wire, flush } = this.options
-    return { caller, ...(wire === 'frames' ? { wire } : {}), ...(flush !== 'turn' ? { flush } : {}) }
-  }
-
   /**
    * The mux of a live worker other than `from`'s for a request to move to, once
    * one is linked (a restart starts the new worker first, but this thread may not have
@@ -234,6 +230,7 @@ export class ApplicationRoute {
       const to = this.other(from)
       if (to !== null) {
         this.retried(why, from, to)
+        countCall(to)
         return to.mux
       }
       if (performance.now() >= deadline || this.mode === MODES.MESH) return null
@@ -250,15 +247,30 @@ export class ApplicationRoute {
   }
 
   /**
-   * Counts and logs (debug) a request sent again to another worker: as a request over
-   * `to` (each attempt counts where it was sent) and as a retry.
+   * A GET, HEAD or OPTIONS without a body whose worker died before any byte of its answer goes to
+   * another live worker (false: not a death, or none to take it).
+   * @param {import('./pool-handler.js').OldApiView} view
+   * @param {Error} err
+   */
+  resend (view, err) {
+    if (!(err instanceof ChannelError) || err.code !== CODES.CLOSED) return false
+    const from = /** @type {Link} */ (view.link)
+    const to = this.other(from)
+    if (to === null) return false
+    this.retried('crashed', from, to)
+    view.moveTo(to)
+    dispatchOn(to, /** @type {any} */ (view.opts), view)
+    return true
+  }
+
+  /**
+   * Counts and logs (debug) a request sent again to another worker, as a retry (the request
+   * itself counts where it goes, countCall).
    * @param {'refused' | 'crashed'} why
    * @param {Link} from
    * @param {Link} to
    */
   retried (why, from, to) {
-    to.calls++
-    to.tally.count++
     retryTally(this.application, why).count++
     const how = why === 'refused' ? 'refused by stopping' : 'unanswered by crashed'
     this.options.log.debug(`mesh-port: ${this.application}: a request ${how} worker ${from.worker} ` +
@@ -281,10 +293,5 @@ export class ApplicationRoute {
     this.retries = 0
     // Also during the first look: a worker that started meanwhile may be missing from it.
     if (this.mode !== MODES.UNKNOWN || this.refreshing) this.refresh()
-  }
-
-  close () {
-    if (this.retryTimer) clearTimeout(this.retryTimer)
-    for (const link of [...this.links]) this.linked.drop(link, 'the caller closed')
   }
 }

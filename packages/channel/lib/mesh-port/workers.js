@@ -14,7 +14,7 @@ export class WorkerDirectory {
     /** @type {Map<string, string>} application → its workers' threads, as last seen */
     this.seen = new Map()
     this.onChange = onChange
-    this.channel = watchWorkers((all) => {
+    watchWorkers((all) => {
       for (const [application, workers] of all) {
         const key = Array.isArray(workers) ? workers.map((w) => w?.thread).join(',') : ''
         if (this.seen.get(application) === key) continue
@@ -44,9 +44,5 @@ export class WorkerDirectory {
       throw new ChannelError(application, CODES.NO_WATT, 'no Watt ITC in this thread (globalThis.platformatic.itc)')
     }
     return startedWorkers(itc, application)
-  }
-
-  close () {
-    this.channel.close()
   }
 }

@@ -1,13 +1,11 @@
 // @ts-check
 // The `shm` kind: the same frames as `port`, JSON-encoded into a SharedArrayBuffer ring per direction. The
-// handshake's MessagePort stays open: it tells each end when the other thread goes away, and (by default)
-// it is the doorbell that wakes a sleeping reader.
+// handshake's MessagePort stays open: it tells each end when the other thread goes away, and it is the
+// doorbell that wakes a sleeping reader.
 import { CODES } from '../errors.js'
 import { FAIL, OK } from '../batch.js'
 import { Outbox } from '../flush.js'
-import { IDLE, RingReader, RingWriter, SEQ, WAITING } from './ring.js'
-
-/** @typedef {'port' | 'wait-async'} BellKind */
+import { IDLE, RingReader, RingWriter, WAITING } from './ring.js'
 
 // A batch is cut into ring messages of about this many characters, so one message
 // never holds more than one large payload plus this much.
@@ -21,8 +19,6 @@ export const MESSAGE_SLACK = 4 * BATCH_CHARS
  * @property {SharedArrayBuffer} outbound  the ring this end writes
  * @property {number} maxMessageBytes
  * @property {import('../flush.js').Flush} flush
- * @property {BellKind} bell
- * @property {boolean} [idleFlag]
  */
 
 /**
@@ -30,7 +26,7 @@ export const MESSAGE_SLACK = 4 * BATCH_CHARS
  * @param {ShmEndOptions} options
  * @returns {import('../port-end.js').ChannelEnd}
  */
-export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell, idleFlag = true }) {
+export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush }) {
   const reader = new RingReader(inbound, maxMessageBytes)
   const writer = new RingWriter(outbound)
   const inHeader = reader.header
@@ -41,12 +37,10 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
   /** @type {(code: import('../errors.js').ChannelErrorCode, reason: string) => void} */
   let lost = () => {}
 
-  // The bell: 'port' posts an empty message, 'wait-async' bumps a header word the reader waits on. A writer
-  // rings only a reader that said it is idle (IDLE, set once its ring is empty: a busy reader needs no bell),
-  // and a reader rings back only a writer that said it waits for space (WAITING).
-  const ring = bell === 'wait-async'
-    ? () => { Atomics.add(outHeader, SEQ, 1); Atomics.notify(outHeader, SEQ, 1) }
-    : () => port.postMessage(0)
+  // The bell posts an empty message. A writer rings only a reader that said it is idle (IDLE, set once its
+  // ring is empty: a busy reader needs no bell), and a reader rings back only a writer that said it waits
+  // for space (WAITING).
+  const ring = () => port.postMessage(0)
 
   const outbox = new Outbox((frames) => {
     if (closed) return
@@ -70,7 +64,7 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
 
   /** @param {boolean} published */
   function afterWrite (published) {
-    if (published && (!idleFlag || Atomics.exchange(outHeader, IDLE, 0) === 1)) ring()
+    if (published && Atomics.exchange(outHeader, IDLE, 0) === 1) ring()
     if (writer.backlog > 0) {
       // Full: ask to be rung when space is freed, then look once more (the reader may
       // have freed space between our try and the flag).
@@ -117,21 +111,7 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
     closed = true
     outbox.clear()
     writer.queue.length = 0
-    if (bell === 'wait-async') { // release our own waiter
-      Atomics.add(inHeader, SEQ, 1)
-      Atomics.notify(inHeader, SEQ)
-    }
     port.close()
-  }
-
-  function waitLoop () {
-    if (closed) return
-    const seen = Atomics.load(inHeader, SEQ)
-    onBell()
-    if (closed) return
-    const result = Atomics.waitAsync(inHeader, SEQ, seen)
-    if (result.async) result.value.then(waitLoop)
-    else queueMicrotask(waitLoop)
   }
 
   return {
@@ -148,8 +128,7 @@ export function shmEnd (port, { inbound, outbound, maxMessageBytes, flush, bell,
         onClose(CODES.CLOSED, 'the channel closed (thread stopped, crashed or restarted)')
       })
       port.unref()
-      if (bell === 'wait-async') waitLoop()
-      else onBell() // records written before we listened
+      onBell() // records written before we listened
     },
     close
   }

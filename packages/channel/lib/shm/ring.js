@@ -10,7 +10,6 @@ export const W = 0 // bytes written (published with Atomics.store after the reco
 export const R = 1 // bytes read (released by the reader)
 export const IDLE = 2 // 1: the reader sleeps, the writer must ring after publishing
 export const WAITING = 3 // 1: the writer waits for space, the reader must ring after freeing
-export const SEQ = 4 // bell word for Atomics.waitAsync
 
 import { ChannelError, CODES, InvalidOptionError } from '../errors.js'
 

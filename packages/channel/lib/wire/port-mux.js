@@ -1,15 +1,14 @@
 // @ts-check
 // One MessagePort between a caller thread and a worker carries every stream between them (format: signals.js).
 // A turn's frames leave in ONE postMessage at its end (setImmediate, after the poll's socket callbacks): each
-// post wakes the peer thread, the cost of a call (D-one-post-per-turn). At low load, a convoy (D-44-c10);
-// with flush 'auto' the first frames after the peer thread went idle leave at once (D-wake).
+// post wakes the peer thread, the cost of a call (D-one-post-per-turn). The first frames after the peer thread
+// went idle leave at once instead, so an idle peer starts work while this thread goes on (D-wake, D-44-c10).
 import { ChannelError, CODES } from '../errors.js'
-import { scheduler } from '../flush.js'
-import { FRAME_BYTES, GOAWAY, isHead, OPEN, PING, PONG, RESET } from './signals.js'
+import { FRAME_BYTES, GOAWAY, OPEN, PING, PONG, RESET } from './signals.js'
 import { atWork, claimWake, idleFlag, watchLoad } from './wake.js'
 
 /**
- * What the mux needs from a stream (an HTTP connection, a frames-wire request or answer).
+ * What the mux needs from a stream (an HTTP connection).
  * @typedef {object} Stream
  * @property {(payload: unknown) => void} onFrame
  * @property {(err: Error) => void} onMuxLost  the whole port is gone or broken
@@ -26,9 +25,7 @@ import { atWork, claimWake, idleFlag, watchLoad } from './wake.js'
 /**
  * @typedef {object} PortMuxOptions
  * @property {string} peer  the application (or caller) at the other end, named in errors
- * @property {import('./signals.js').Flush} [flush]
- * @property {(id: number, payload: unknown) => boolean} [accept]  callee side: a frame on a stream
- *   not open here (OPEN, a request head); true when it opened one
+ * @property {(id: number) => void} [accept]  callee side: the caller opened stream `id` (OPEN)
  * @property {() => void} [onClose]
  * @property {() => void} [onGoAway]  caller side: the callee is stopping
  * @property {Relocate} [relocate]  caller side: where a refused or orphaned request may go instead
@@ -49,7 +46,7 @@ export class PortMux {
    * @param {import('node:worker_threads').MessagePort} port
    * @param {PortMuxOptions} options
    */
-  constructor (port, { peer, flush = 'turn', accept, onClose, onGoAway, relocate }) {
+  constructor (port, { peer, accept, onClose, onGoAway, relocate }) {
     this.port = port
     this.peer = peer
     this.accept = accept
@@ -71,9 +68,7 @@ export class PortMux {
     this.spare = []
     this.spareLimit = 0
     this.flushQueued = false
-    this.schedule = scheduler(flush === 'auto' ? 'turn' : flush)
-    this.auto = flush === 'auto'
-    /** @type {Int32Array | null} 'auto': the peer thread's idle flag once sent (an older peer never does) */
+    /** @type {Int32Array | null} the peer thread's idle flag once sent (an older peer never does) */
     this.peerIdle = null
     this.soonQueued = false
     this.flushSoon = this.flushSoon.bind(this)
@@ -82,8 +77,6 @@ export class PortMux {
     this.heard = 0
     /** callee side: GOAWAY sent, the worker is stopping */
     this.draining = false
-    /** callee side: while draining, refuse requests that begin (a closing Fastify would answer 503) */
-    this.refuseWhenDraining = false
     this.referenced = true
     /** streams that want the thread kept alive */
     this.refs = 0
@@ -91,14 +84,9 @@ export class PortMux {
     port.on('message', (message) => this.onMessage(message))
     port.on('close', () => this.lost(new ChannelError(peer, CODES.CLOSED,
       'the connection closed before the answer completed (application stopped, crashed or restarted)')))
-    this.toldIdle = !this.auto // 'auto': this thread's idle flag goes with the first post
-    if (this.auto) watchLoad()
+    this.toldIdle = false // this thread's idle flag goes with the first post
+    watchLoad()
     this.updateRef()
-  }
-
-  /** Whether a request that begins now is refused (the worker stops, and its server would not serve it). */
-  get refusing () {
-    return this.draining && this.refuseWhenDraining
   }
 
   /**
@@ -170,7 +158,7 @@ export class PortMux {
     }
     if (!this.flushQueued) {
       this.flushQueued = true
-      this.schedule(this.flush)
+      setImmediate(this.flush)
     }
   }
 
@@ -231,7 +219,7 @@ export class PortMux {
       return this.protocolError(`a message that is not frame pairs (${typeof message})`)
     }
     this.heard++
-    if (this.auto) atWork()
+    atWork()
     let reset = false
     for (let i = 0; i < message.length && !this.closed; i += 2) {
       const id = message[i]
@@ -240,10 +228,11 @@ export class PortMux {
       const stream = this.streams.get(id)
       if (stream) stream.onFrame(payload)
       else if (id === 0) this.onControl(payload)
-      else if (payload === OPEN || (this.accept !== undefined && isHead(payload))) {
-        if (this.accept === undefined || !Number.isSafeInteger(id) || id <= 0 || !this.accept(id, payload)) {
+      else if (payload === OPEN) {
+        if (this.accept === undefined || !Number.isSafeInteger(id) || id <= 0) {
           return this.protocolError(`an unexpected open of stream ${id}`)
         }
+        this.accept(id)
       } else if (typeof payload === 'string' || payload instanceof Uint8Array) {
         // Data for a stream closed here: the writer must learn it is gone, as from a TCP
         // RST. Other late frames (credit, end, reset) are dropped.
@@ -262,7 +251,7 @@ export class PortMux {
     if (payload instanceof ArrayBuffer) {
       if (payload.byteLength === FRAME_BYTES && this.spare.length < this.spareLimit) this.spare.push(payload)
     } else if (payload instanceof SharedArrayBuffer) {
-      if (this.auto) this.peerIdle = new Int32Array(payload)
+      this.peerIdle = new Int32Array(payload)
     } else if (payload === GOAWAY) this.onGoAway?.()
     else if (payload === PING) this.send(0, PONG)
   }

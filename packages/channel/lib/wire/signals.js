@@ -1,7 +1,7 @@
 // @ts-check
-// The wire under the HTTP and frames wires: one MessagePort between a caller thread and a worker carries many
-// streams, a message being a flat array of (stream id, payload) pairs. A payload is data (a latin1 string, or a
-// Uint8Array frame, see FRAME_BYTES), credit n > 0, a head (frames wire) or a signal; a lost port resets all.
+// The wire of http-port: one MessagePort between a caller thread and a worker carries many streams (HTTP
+// connections), a message being a flat array of (stream id, payload) pairs. A payload is data (a latin1 string,
+// or a Uint8Array frame, see FRAME_BYTES), credit n > 0 or a signal; a lost port resets all.
 
 /** The sender ended its side of that stream (half-close). */
 export const FIN = -1
@@ -40,14 +40,3 @@ export const DEFAULT_WINDOW = 1024 * 1024
 export const REPLAY_BYTES = 64 * 1024
 /** Moves one request may make (refused by one stopping worker, then another). */
 export const MAX_MOVES = 3
-
-/**
- * A frames-wire request head (request-head.js): the first frame of a request stream.
- * @param {unknown} payload
- */
-export function isHead (payload) {
-  return payload !== null && typeof payload === 'object' && typeof (/** @type {any} */ (payload)).m === 'string'
-}
-
-export { flushOf } from '../flush.js'
-/** @typedef {import('../flush.js').WireFlush} Flush */

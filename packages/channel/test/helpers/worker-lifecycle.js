@@ -1,6 +1,6 @@
 // @ts-check
-// One caller and a target's workers through their lives under the fake Watt (fake-watt.js), on
-// the wire a test file names: Watt stops one, one crashes, then the last is restarted. The
+// One caller and a target's workers through their lives under the fake Watt (fake-watt.js): Watt
+// stops one, one crashes, then the last is restarted. The
 // workers serve with Fastify (as @platformatic/service does): a stopping one refuses new requests.
 import { FakeRuntime, until } from './fake-watt.js'
 
@@ -12,11 +12,10 @@ const json = (/** @type {{ body: string }} */ answer) => JSON.parse(answer.body)
 
 /**
  * @param {import('tap').Test} t
- * @param {'http' | 'frames'} wire
  */
-export async function workerLifecycle (t, wire) {
+export async function workerLifecycle (t) {
   const runtime = new FakeRuntime(t, ['caller', 'target'])
-  const options = { wire, ...(wire === 'frames' ? { flush: /** @type {const} */ ('turn') } : {}) }
+  const options = {}
   const fastify = { server: 'fastify' }
   const [caller, ...targets] = await Promise.all([
     runtime.start('caller', 0, {

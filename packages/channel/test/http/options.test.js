@@ -18,8 +18,8 @@ t.test('createHttpPortDispatcher refuses each bad value, and takes good ones', a
     [['node3', { window: -1 }], /window must be an integer/],
     [['node3', { pool: null }], /pool must be an object of undici Pool options/],
     [['node3', { pool: [] }], /pool must be an object/],
-    [['node3', { pool: { connect: () => {} } }], /pool cannot set connect or connections/],
-    [['node3', { pool: { connections: 2 } }], /pool cannot set connect or connections/],
+    [['node3', { pool: { connect: () => {} } }], /pool cannot set connect: the port pool owns them/],
+    [['node3', { pool: { connections: 2, pipelining: 4 } }], /pool cannot set connections or pipelining/],
     [['node3', { origin: 'not a url' }], /origin must be a URL, not "not a url"/]
   ]
   for (const [args, message] of cases) {

@@ -1,7 +1,7 @@
 // The drop-in end to end under a fake Watt (helpers/fake-watt.js): real worker threads, the
 // factory called as Watt calls it, handshakes over MessagePorts the fake runtime hands out.
 // Which requests take http-port and which fall through to the mesh (drop-in-refusals.test.js:
-// targets that refuse; drop-in-workers.test.js and drop-in-frames.test.js: workers that stop,
+// targets that refuse; drop-in-workers.test.js: workers that stop,
 // crash and restart).
 import { once } from 'node:events'
 import t from 'tap'

@@ -109,7 +109,6 @@ t.test('add(): a link over a real port, unwatched, dropped when its port closes'
   const link = links.add(101, 1, port1)
   t.same(links.all, [link])
   t.match(link, { thread: 101, worker: 1, calls: 0, inFlight: 0, heard: 0, silentSince: 0, stalled: false, stalls: 0 })
-  t.equal(link.frames, undefined, 'no frames wire unless asked')
   t.equal(link.mux.closed, false)
   port1.ref() // the mux unrefs its port while no connection wants the thread kept alive
   port2.close()

@@ -4,7 +4,7 @@
 // new API. Either way the link counts the call in flight until it settles, once.
 import { createRequire } from 'node:module'
 import { test } from 'tap'
-import { poolHandler } from '../../lib/mesh-port/pool-handler.js'
+import { failHandler, NewApiView, OldApiView, poolHandler } from '../../lib/mesh-port/pool-handler.js'
 
 const require = createRequire(import.meta.url)
 const WrapHandler = require('undici/lib/handler/wrap-handler.js')
@@ -15,6 +15,21 @@ function recordingHandler () {
   const record = (name) => (...args) => { calls.push([name, ...args]); return true }
   return { calls, onConnect: record('onConnect'), onHeaders: record('onHeaders'), onData: record('onData'), onComplete: record('onComplete'), onError: record('onError') }
 }
+
+test('the API is told by what a handler answers, not by its class name', async (t) => {
+  const link = { inFlight: 0 }
+  class Renamed extends WrapHandler {} // a bundler's or a subclass's WrapHandler: still both APIs
+  t.type(poolHandler(new Renamed(recordingHandler()), link), OldApiView, 'both APIs: the old one, cheaper for a Pool')
+  t.type(poolHandler(recordingHandler(), link), OldApiView, 'a bare old-API handler')
+  const newOnly = { onRequestStart () {}, onResponseStart () {}, onResponseData () {}, onResponseEnd () {}, onResponseError (_c, err) { this.failed = err } }
+  t.type(poolHandler(newOnly, link), NewApiView, 'new API only: the new one')
+  const oldOnly = recordingHandler()
+  const boom = new Error('boom')
+  failHandler(oldOnly, boom)
+  failHandler(newOnly, boom)
+  t.same(oldOnly.calls, [['onError', boom]], 'failHandler speaks each handler\'s own API')
+  t.equal(/** @type {any} */ (newOnly).failed, boom)
+})
 
 test('a WrapHandler reaches the pool as its old-API side: the raw headers pass untouched', async (t) => {
   const inner = recordingHandler()
@@ -123,13 +138,13 @@ test('an error before any answer may send the request again: the caller sees one
   const view = /** @type {any} */ (poolHandler(WrapHandler.wrap(inner), first))
   /** @type {Error[]} */
   const offered = []
-  view.again = (/** @type {Error} */ err) => { offered.push(err); view.again = null; view.moveTo(second); return true }
+  view.resendVia({ resend: (/** @type {any} */ v, /** @type {Error} */ err) => { offered.push(err); v.moveTo(second); return true } }, {})
   let abortedFirst = 0
   let abortedSecond = 0
   view.onConnect(() => { abortedFirst++ }, {})
   const lost = new Error('worker gone')
   view.onError(lost)
-  t.same(offered, [lost], 'the error went to again(), not to the caller')
+  t.same(offered, [lost], 'the error went to the resender, not to the caller')
   t.same([first.inFlight, second.inFlight], [0, 1], 'counted on the new link from then on')
   view.onConnect(() => { abortedSecond++ }, {})
   t.same(inner.calls.map(([name]) => name), ['onConnect'], 'the caller was connected once')
@@ -142,9 +157,16 @@ test('an error before any answer may send the request again: the caller sees one
 
   const late = /** @type {any} */ (poolHandler(WrapHandler.wrap(recordingHandler()), first))
   let asked = 0
-  late.again = () => { asked++; return true }
+  late.resendVia({ resend: () => { asked++; return true } }, {})
   late.onConnect(() => {}, {})
   late.onHeaders(200, [], () => {}, 'OK')
   late.onError(new Error('gone mid-answer'))
   t.equal(asked, 0, 'once the answer began, an error goes to the caller')
+
+  const twice = /** @type {any} */ (poolHandler(WrapHandler.wrap(recordingHandler()), first))
+  let tries = 0
+  twice.resendVia({ resend: () => { tries++; return true } }, {})
+  twice.onError(new Error('first worker gone'))
+  twice.onError(new Error('second worker gone'))
+  t.equal(tries, 1, 'resent once at most: the second error goes to the caller')
 })

@@ -6,6 +6,7 @@ import { MessageChannel } from 'node:worker_threads'
 import t from 'tap'
 import { PortMux } from '../../lib/wire/port-mux.js'
 import { PONG } from '../../lib/wire/signals.js'
+import { withoutIdleFlag } from '../helpers/idle-flag.js'
 
 t.test('a ping is answered with a pong, which the pinger counts as heard', async (t) => {
   const { port1, port2 } = new MessageChannel()
@@ -15,7 +16,7 @@ t.test('a ping is answered with a pong, which the pinger counts as heard', async
   port1.ref() // a session unrefs its port while no connection wants the thread kept alive
   /** @type {unknown[]} */
   const answered = []
-  port1.on('message', (message) => answered.push(...message))
+  port1.on('message', (message) => answered.push(...withoutIdleFlag(message)))
   t.equal(caller.heard, 0)
   caller.ping()
   await once(port1, 'message')

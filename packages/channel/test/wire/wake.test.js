@@ -1,4 +1,4 @@
-// The mux's flush 'auto' (D-wake): frames leave at once when the peer thread has gone idle, and at the
+// The mux's flush (D-wake): frames leave at once when the peer thread has gone idle, and at the
 // turn's end while it is at work. The idle flag goes with a mux's first post; a thread marks
 // itself idle at the end of a turn in which a message came in; one post claims the wake-up.
 import { once } from 'node:events'
@@ -7,7 +7,7 @@ import { MessageChannel, Worker } from 'node:worker_threads'
 import t from 'tap'
 import { PortMux } from '../../lib/wire/port-mux.js'
 import { atWork, BUSY_ELU, claimWake, idleFlag, sampleLoad, watchLoad } from '../../lib/wire/wake.js'
-import { withoutIdleFlag } from '../helpers/frames.js'
+import { withoutIdleFlag } from '../helpers/idle-flag.js'
 
 const IDLE = 1
 const own = new Int32Array(idleFlag())
@@ -22,8 +22,8 @@ const stream = () => ({ frames: [], referenced: true, windowSize: 1 << 20, onFra
  */
 function pair (t, options = {}) {
   const { port1, port2 } = new MessageChannel()
-  const a = new PortMux(port1, { peer: 'b', flush: 'auto', ...options })
-  const b = new PortMux(port2, { peer: 'a', flush: 'auto' })
+  const a = new PortMux(port1, { peer: 'b', ...options })
+  const b = new PortMux(port2, { peer: 'a' })
   /** @type {unknown[][]} */
   const posts = []
   const post = port1.postMessage.bind(port1)
@@ -81,7 +81,7 @@ t.test('the first post carries the idle flag; the peer keeps it', async (t) => {
   t.equal(Atomics.load(peer, 0), IDLE)
 })
 
-t.test('auto: at once when the peer is idle, at the turn\'s end while it is at work', async (t) => {
+t.test('at once when the peer is idle, at the turn\'s end while it is at work', async (t) => {
   const { a, b, posts } = pair(t)
   const one = stream()
   b.add(1, one)
@@ -105,13 +105,7 @@ t.test('auto: at once when the peer is idle, at the turn\'s end while it is at w
   t.same(one.frames, ['x', 'y', 'z'], 'in order')
 })
 
-t.test('turn and callback never read a flag; an older peer that sends none gets one post per turn', async (t) => {
-  for (const flush of ['turn', 'callback']) {
-    const { a, posts } = pair(t, { flush })
-    a.send(0, 'ping?')
-    await nextTurn()
-    t.same(posts, [[0, 'ping?']], `${flush}: no idle flag sent`)
-  }
+t.test('an older peer that sends no idle flag gets one post per turn', async (t) => {
   const { a, posts } = pair(t)
   t.equal(a.peerIdle, null, 'no flag from the peer')
   a.send(0, 'x')
@@ -126,7 +120,7 @@ t.test('across threads: a worker at rest is woken by the first frame, and answer
   t.teardown(() => worker.terminate())
   const { port1, port2 } = new MessageChannel()
   worker.postMessage(port2, [port2])
-  const mux = new PortMux(port1, { peer: 'echo', flush: 'auto' })
+  const mux = new PortMux(port1, { peer: 'echo' })
   const echoed = stream()
   mux.add(1, echoed)
   mux.send(1, 'hello')

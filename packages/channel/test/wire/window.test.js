@@ -1,4 +1,4 @@
-// The credit window every stream uses (HTTP connections, frames-wire requests and answers).
+// The credit window every stream (HTTP connection) uses.
 import t from 'tap'
 import { StreamWindow, windowOption } from '../../lib/wire/window.js'
 

@@ -6,10 +6,7 @@ import { type CallRequest, type CallResult, DownstreamError, type Transport, typ
 
 const BACKSTOP_MARGIN_MS = 1000
 
-// Library options a variant may change (e.g. to A/B the shm wake-up through LAB_EXTRA_TRANSPORTS).
-export type ChannelTuning = { bell?: 'port' | 'wait-async', flush?: 'microtask' | 'immediate' }
-
-export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm', tuning: ChannelTuning = {}): Transport {
+export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm'): Transport {
   const clients = new Map<string, ChannelClient>()
   function clientFor (service: string): ChannelClient {
     let client = clients.get(service)
@@ -23,7 +20,7 @@ export function createChannelTransport ({ name, callTimeoutMs }: TransportSettin
       // several HTTP requests per event-loop turn, one callback each, and this merges
       // their calls into one message per service (measured at c10 p1: port 8,609–9,395
       // req/s against 5,459–5,576 flushing per microtask, CPU per call 30 µs against 60).
-      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE, flush: 'immediate', ...tuning })
+      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE, flush: 'turn' })
       clients.set(service, client)
     }
     return client

@@ -1,7 +1,0 @@
-// The drop-in under a fake Watt over the frames wire (`wire: 'frames'`, `flush: 'turn'`), as
-// target workers stop, crash and restart (helpers/worker-lifecycle.js).
-import t from 'tap'
-import { workerLifecycle } from '../helpers/worker-lifecycle.js'
-
-t.test('frames wire: a stopping worker gets no new request, a crash moves a GET only, a restart loses none',
-  (t) => workerLifecycle(t, 'frames'))
