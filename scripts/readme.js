@@ -1,9 +1,9 @@
 // @ts-check
 // npm run readme — rewrites the generated blocks of the Markdown files from result
 // files (scripts/readme/block.js lists them: README.md's results, bench/data's data,
-// the channel README's compat table, docs/suites.md's apps).
+// the channel README's compat table, docs/suites.md's apps, bench/realtime's realtime).
 //   npm run readme                                   from the files each block names (committed under results/published/)
-//   npm run readme -- --publish results/transports-….json [--profile …] [--data …] [--data-large …] [--parsers …] [--apps …] [--compat …]
+//   npm run readme -- --publish results/transports-….json [--profile …] [--data …] [--data-large …] [--parsers …] [--apps …] [--realtime …] [--compat …]
 //                                                    copy those into results/published/ first (then commit them)
 //   npm run readme -- --check                        exit 1 when a block differs from what would be written
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -20,6 +20,7 @@ const PUBLISH_FLAGS = /** @type {const} */ ({
   'data-large': { block: 'data', role: 'large', what: 'a data result at a large size (npm run bench:data -- --large-size 2GB)' },
   parsers: { block: 'data', role: 'parsers', what: 'a parser-speed result (bench/data/parser-speed.js --out)' },
   apps: { block: 'apps', role: 'apps', what: 'an apps result (npm run bench:apps)' },
+  realtime: { block: 'realtime', role: 'realtime', what: 'a realtime result (npm run bench:realtime)' },
   compat: { block: 'compat', role: 'compat', what: 'a compat result (npm run compat)' }
 })
 

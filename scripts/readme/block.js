@@ -10,6 +10,7 @@ import { appsBlock, appsPlaceholder, appsSummaryBlock } from './apps-block.js'
 import { compatBlock } from './compat-block.js'
 import { dataBlock } from './data-block.js'
 import { meshPortBlock } from './mesh-port-block.js'
+import { realtimeBlock, realtimePlaceholder } from './realtime-block.js'
 import { resultsBlock } from './results-block.js'
 
 export const README = join(PROJECT_ROOT, 'README.md')
@@ -78,6 +79,16 @@ export const BLOCKS = {
     },
     render: (results) => appsSummaryBlock(/** @type {{ apps: any }} */ (results)),
     placeholder: appsPlaceholder
+  },
+  // the realtime suite's figures, in its own README (WebSockets, SSE, a client that leaves)
+  realtime: {
+    file: join(PROJECT_ROOT, 'bench/realtime/README.md'),
+    optional: true,
+    sources: {
+      realtime: { path: 'results/published/realtime.json', suite: 'realtime', required: true }
+    },
+    render: (results) => realtimeBlock(/** @type {{ realtime: any }} */ (results)),
+    placeholder: realtimePlaceholder
   }
 }
 

@@ -32,7 +32,9 @@ export const CODES = Object.freeze({
   /** Outside Watt, or in a Watt thread without what the package needs (messaging, ITC). */
   NO_WATT: 'WATT_CHANNEL_NO_WATT',
   /** An option or argument with a value it cannot take. */
-  INVALID_OPTION: 'WATT_CHANNEL_INVALID_OPTION'
+  INVALID_OPTION: 'WATT_CHANNEL_INVALID_OPTION',
+  /** A request the drop-in does not carry between applications (CONNECT). Nothing was sent. */
+  UNSUPPORTED: 'WATT_CHANNEL_UNSUPPORTED'
 })
 
 /** @typedef {typeof CODES[keyof typeof CODES]} ChannelErrorCode */

@@ -49,6 +49,7 @@ export class CalleeSocket extends PortSocket {
 
   /** A request that begins while the worker stops is refused, not given to the server. */
   admit () {
+    if (this.upgraded) return true
     if (this.refuseWhenDraining && this.mux.draining && !this.receivedSinceSent && !this.exchanging()) {
       this.refuse()
       return false
@@ -63,7 +64,13 @@ export class CalleeSocket extends PortSocket {
     return res !== null && !(res.writableFinished && res.req.complete)
   }
 
-  sent () {
+  /**
+   * Bytes went out: the answer under way. A 101 (the app took the 'upgrade' event) makes the
+   * connection a byte stream, whose data no drain refuses.
+   * @param {string | null} text
+   */
+  sent (text) {
+    if (this.receivedSinceSent && text !== null && text.startsWith('HTTP/1.1 101 ')) this.upgraded = true
     this.receivedSinceSent = false
   }
 
@@ -95,7 +102,7 @@ export class CalleeSocket extends PortSocket {
    * @param {Error | null} [err]
    */
   destroy (err) {
-    if (!err && this.mux.draining && !this.finReceived && !this.destroyed) {
+    if (!err && this.mux.draining && !this.upgraded && !this.finReceived && !this.destroyed) {
       this.drainTimer ??= setTimeout(() => super.destroy(), DRAIN_MS).unref()
       return this
     }

@@ -28,8 +28,18 @@ export class CallerSocket extends PortSocket {
     return true
   }
 
-  /** The peer spoke: what was sent before is heard, and the request stays where it is. */
-  admit () {
+  /**
+   * The peer spoke: what was sent before is heard, and the request stays where it is. An answer
+   * that begins with a 101 makes the connection a byte stream, kept no more.
+   * @param {Buffer} data
+   */
+  admit (data) {
+    if (this.upgraded) return true
+    if (this.unheardBytes > 0 && switchesProtocols(data)) {
+      this.upgraded = true
+      this.unheard = null
+      return true
+    }
     this.unheard = []
     this.unheardBytes = 0
     this.moves = 0
@@ -42,7 +52,7 @@ export class CallerSocket extends PortSocket {
    */
   sent (text) {
     const unheard = this.unheard
-    if (unheard === null) return
+    if (unheard === null || this.upgraded) return
     if (text === null || this.unheardBytes + text.length > Math.min(REPLAY_BYTES, this.flow.size)) {
       this.unheard = null
       return
@@ -64,7 +74,7 @@ export class CallerSocket extends PortSocket {
       : 'no other worker could take it'
     const fail = () => this.destroy(new ChannelError(this.application, CODES.REFUSED,
       `worker stopping: the request was refused and ${because}`))
-    if (unheard === null || this.finSent || this.moves >= MAX_MOVES || !from.relocate) return fail()
+    if (unheard === null || this.upgraded || this.finSent || this.moves >= MAX_MOVES || !from.relocate) return fail()
     this.moves++
     // Detached now: nothing more from the old worker reaches this connection.
     from.remove(this.id)
@@ -81,4 +91,12 @@ export class CallerSocket extends PortSocket {
       this.sendBlocked()
     }, fail)
   }
+}
+
+/**
+ * Whether the first bytes of an answer are a 101's status line (`HTTP/1.1 101 `).
+ * @param {Buffer} data
+ */
+export function switchesProtocols (data) {
+  return data.length >= 13 && data.toString('latin1', 0, 13) === 'HTTP/1.1 101 '
 }

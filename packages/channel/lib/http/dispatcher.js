@@ -13,14 +13,18 @@ import { CallerSocket } from './caller-socket.js'
 
 export const HTTP_PORT_KIND = 'http'
 
-/** Connections per target (the calls in flight to it at once), in every entry point unless set. */
-export const DEFAULT_CONNECTIONS = 32
+/**
+ * Connections per target unless set: no bound, as undici's own Pool and Watt's mesh have none, so a
+ * long-lived request (SSE, a long-poll) never makes another wait for a slot. Each is a stream of one
+ * port, not a socket; set `connections` to bound the calls in flight (they then queue, as on a TCP pool).
+ */
+export const DEFAULT_CONNECTIONS = null
 
 /** @typedef {Omit<import('undici').Pool.Options, 'connect' | 'connections' | 'pipelining'>} PoolOptions */
 
 /**
  * @typedef {object} HttpPortDispatcherOptions
- * @property {number} [connections]  connections to the application, like a TCP pool's; default 32
+ * @property {number} [connections]  connections to the application, like a TCP pool's; default: no bound
  * @property {import('../handshake.js').Messaging} [messaging]  Watt messaging by default
  * @property {number} [window]  flow-control window per connection and direction, bytes
  * @property {string} [origin]  origin for the Host header; default http://<application>.http-port.local
@@ -64,10 +68,10 @@ export function createHttpPortDispatcher (application, options = {}) {
 /**
  * The connection options of a port pool, checked (a bad one throws InvalidOptionError).
  * @param {{ connections: unknown, window: unknown, pool: unknown }} options
- * @returns {{ connections: number, window: number, pool: PoolOptions }}
+ * @returns {{ connections: number | null, window: number, pool: PoolOptions }}
  */
 export function checkPoolOptions ({ connections, window, pool }) {
-  if (!Number.isSafeInteger(connections) || /** @type {number} */ (connections) < 1) {
+  if (connections !== null && (!Number.isSafeInteger(connections) || /** @type {number} */ (connections) < 1)) {
     throw new InvalidOptionError(`connections must be a positive integer, not ${JSON.stringify(connections)}`)
   }
   if (pool === null || typeof pool !== 'object' || Array.isArray(pool)) {
@@ -79,7 +83,7 @@ export function checkPoolOptions ({ connections, window, pool }) {
     throw new InvalidOptionError(`pool cannot set ${owned.join(' or ')}: the port pool owns them`)
   }
   return {
-    connections: /** @type {number} */ (connections),
+    connections: /** @type {number | null} */ (connections),
     window: windowOption(window, DEFAULT_WINDOW),
     pool: /** @type {any} */ (pool)
   }
@@ -93,7 +97,7 @@ export class PortPool extends Pool {
   /**
    * @param {string} origin  sets the Host header
    * @param {() => Promise<PortMux>} openMux
-   * @param {{ application: string, connections: number, window: number, pool?: PoolOptions }} options
+   * @param {{ application: string, connections: number | null, window: number, pool?: PoolOptions }} options
    */
   constructor (origin, openMux, { application, connections, window, pool = {} }) {
     /** @type {{ last: PortMux | null, closed: boolean }} */
@@ -114,9 +118,11 @@ export class PortPool extends Pool {
     this.state = state
   }
 
-  closeMux () {
+  /** @param {boolean} [cut]  a destroy: at once, upgraded connections too; else once they have closed */
+  closeMux (cut = false) {
     this.state.closed = true
-    this.state.last?.close()
+    if (cut) this.state.last?.close()
+    else this.state.last?.closeWhenIdle()
   }
 
   /**
@@ -145,7 +151,7 @@ export class PortPool extends Pool {
     if (typeof callback !== 'function') return super.destroy(err, callback)
     /** @type {any} */
     const destroyed = (/** @type {any} */ error, /** @type {any} */ data) => {
-      this.closeMux()
+      this.closeMux(true)
       callback(error, data)
     }
     super.destroy(err, destroyed)

@@ -24,6 +24,8 @@ export class PortSocket extends SocketFace {
   referenced = true
   /** @type {{ chunks: Buffer[], callback: (err?: Error | null) => void } | null} */
   blocked = null
+  /** Switched protocols (a 101): a raw byte stream from then on, never refused, replayed or moved. */
+  upgraded = false
   /** @type {Buffer[]} data received and not yet in the readable buffer (a socket's kernel buffer) */
   waiting = []
   waitingBytes = 0
@@ -72,15 +74,15 @@ export class PortSocket extends SocketFace {
 
   /**
    * Data arrived; false when this side refuses it (a stopping worker's new request).
-   * @param {number} _length
+   * @param {Buffer} _data
    */
-  admit (_length) { return true }
+  admit (_data) { return true }
 
   /** @param {Buffer} data */
   onData (data) {
     const length = data.length
     if (this.finReceived) return this.protocolError('data after the end of the stream')
-    if (!this.admit(length)) return
+    if (!this.admit(data)) return
     if (!this.flow.receive(length)) {
       return this.protocolError(`peer sent ${this.flow.unreturned + length} bytes on a ${this.flow.size}-byte window`)
     }

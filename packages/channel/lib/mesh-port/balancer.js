@@ -27,6 +27,7 @@ export const HOLD_SLACK = SPREAD
  * What the balancer reads of a link.
  * @typedef {object} Candidate
  * @property {number} inFlight  requests sent over it and not yet answered (its load)
+ * @property {number} sockets  upgraded connections open over it (a WebSocket's load)
  * @property {boolean} stalled  passed over while any other is not (stall.js)
  */
 
@@ -94,14 +95,15 @@ export function without (hold, link) {
 }
 
 /**
- * Fewest in flight, the search starting at `turn` (round robin when all are equal), of the
- * links not stalled if any.
+ * Fewest in flight (or, for `'sockets'`, fewest upgraded connections open), the search starting at
+ * `turn` (round robin when all are equal), of the links not stalled if any.
  * @template {Candidate} L
  * @param {readonly L[]} links  two or more
  * @param {number} turn
+ * @param {'inFlight' | 'sockets'} [load]
  * @returns {{ link: L, load: number }}
  */
-export function leastLoaded (links, turn) {
+export function leastLoaded (links, turn, load = 'inFlight') {
   const start = turn % links.length
   /** @type {L | null} */
   let link = null
@@ -111,7 +113,7 @@ export function leastLoaded (links, turn) {
     for (let i = 0; i < links.length && least > 0; i++) {
       const other = links[(start + i) % links.length]
       if (pass === 0 && other.stalled) continue
-      if (other.inFlight < least) { link = other; least = other.inFlight }
+      if (other[load] < least) { link = other; least = other[load] }
     }
   }
   return { link: /** @type {L} */ (link), load: least }

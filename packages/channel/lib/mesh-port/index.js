@@ -2,6 +2,7 @@
 // The drop-in: an undici interceptor that Watt composes in front of its mesh in every worker. Requests to
 // http://<app>.plt.local go over http-port to the app's own http.Server, one link per worker; the rest fall
 // through to the mesh. The same factory installs the callee side, so one config entry serves both ends.
+import { ChannelError, CODES } from '../errors.js'
 import { configuredApplications, workerApplicationId } from '../watt/globals.js'
 import { installCallee } from './callee.js'
 import { workerLog } from './log.js'
@@ -83,11 +84,17 @@ export default function createMeshPortInterceptor (options = {}) {
   return (dispatch) => function meshPortDispatch (opts, handler) {
     const route = opts.origin ? routeOf(opts.origin) : null
     if (route === null) return dispatch(opts, handler)
-    // Upgrades (WebSocket, CONNECT) stay on the mesh, which fails them at once: over http-port
-    // the caller got its 101 and socket, and its WebSocket then hung (test/mesh-port/gateway.test.js).
-    if (opts.upgrade || opts.method === 'CONNECT') { route.countMesh(); return dispatch(opts, handler) }
+    if (opts.method === 'CONNECT') {
+      // A tunnel has no 101 to tell its bytes from a request's, so a stopping worker's drain could
+      // refuse them; the mesh fails it too.
+      failHandler(handler, new ChannelError(route.application, CODES.UNSUPPORTED,
+        'CONNECT is not carried between applications: a tunnel needs a TCP listener'))
+      return true
+    }
+    // An upgrade (a WebSocket) goes over http-port as a request does, to the app's 'upgrade' event.
+    const upgrade = opts.upgrade != null
     const resend = retry ? route : null
-    const link = route.next()
+    const link = upgrade ? route.nextUpgrade() : route.next()
     if (link !== null) return sendOver(link, opts, handler, resend)
     if (route.onMesh) {
       route.countMesh()
@@ -97,7 +104,7 @@ export default function createMeshPortInterceptor (options = {}) {
     // than mix paths. (An Express app the mesh has injected into once cannot serve
     // real HTTP any more: light-my-request rewires Express's request prototypes.)
     route.refresh().then(() => {
-      const linked = route.next()
+      const linked = upgrade ? route.nextUpgrade() : route.next()
       if (linked !== null) return sendOver(linked, opts, handler, resend)
       route.countMesh()
       dispatch(opts, handler)
@@ -118,8 +125,17 @@ function applicationIds () {
  *   or 'unknown' (not looked at yet)
  * @property {string} reason  why the target is on the mesh ('' otherwise)
  * @property {number} meshCalls  requests this thread left to the mesh
- * @property {{ worker: number, thread: number, calls: number, stalled: boolean, stalls: number }[]} workers
- *   one link per target worker: requests over it, passed over now as silent, how often it was
+ * @property {MeshPortWorkerStats[]} workers  one link per target worker
+ */
+
+/**
+ * @typedef {object} MeshPortWorkerStats
+ * @property {number} worker  the target worker's index
+ * @property {number} thread  its thread id
+ * @property {number} calls  requests over the link (upgrades included)
+ * @property {number} sockets  WebSockets (upgraded connections) open over it now
+ * @property {boolean} stalled  passed over now as silent
+ * @property {number} stalls  how often it was
  */
 
 /** @typedef {Record<string, MeshPortTargetStats>} MeshPortStats  by target application id */
@@ -139,7 +155,8 @@ export function meshPortStats () {
       const seen = out[application] ??= { path: route.mode, reason: route.reason, meshCalls: 0, workers: [] }
       seen.meshCalls += route.meshCalls
       for (const l of route.links) {
-        seen.workers.push({ worker: l.worker, thread: l.thread, calls: l.calls, stalled: l.stalled, stalls: l.stalls })
+        const { worker, thread, calls, sockets, stalled, stalls } = l
+        seen.workers.push({ worker, thread, calls, sockets, stalled, stalls })
       }
     }
   }

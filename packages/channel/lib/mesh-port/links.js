@@ -17,6 +17,7 @@ import { unwatched } from './stall.js'
  * @property {PortMux} mux  the link's port
  * @property {number} calls   requests sent over it (the share each worker got)
  * @property {number} inFlight requests sent over it and not yet answered, failed or upgraded (pool-handler.js)
+ * @property {number} sockets  upgraded connections (WebSockets) open over it (pool-handler.js)
  * @property {import('./metrics.js').Tally} tally
  * @property {number} heard        mux.heard when last looked at (stall.js)
  * @property {number} callsHeard   calls when it was last heard from
@@ -28,7 +29,7 @@ import { unwatched } from './stall.js'
 
 /**
  * @typedef {object} LinkOptions
- * @property {number} connections  per worker
+ * @property {number | null} connections  per worker (null: no bound)
  * @property {number} [window]
  * @property {Omit<import('undici').Pool.Options, 'connect' | 'connections'>} pool
  * @property {import('./log.js').Log} log
@@ -81,7 +82,7 @@ export class WorkerLinks {
     const { application, options } = this
     /** @type {Link} */
     const link = /** @type {any} */ ({
-      thread, worker, calls: 0, inFlight: 0, tally: tally(application, 'http-port', worker), ...unwatched()
+      thread, worker, calls: 0, inFlight: 0, sockets: 0, tally: tally(application, 'http-port', worker), ...unwatched()
     })
     link.mux = new PortMux(port, {
       peer: application,
@@ -130,13 +131,14 @@ export class WorkerLinks {
   }
 
   /**
-   * Out of the rotation; those in flight finish on it, then its pool and port close.
+   * Out of the rotation; those in flight finish on it, then its pool closes, and its port once the
+   * WebSockets open over it have closed too (the app or the worker's end closes them, not this).
    * @param {Link} link
    * @returns {boolean} whether it was in the rotation
    */
   release (link) {
     if (!this.leave(link)) return false
-    link.pool.close().catch(() => {}).finally(() => link.mux.close())
+    link.pool.close().catch(() => {}).finally(() => link.mux.closeWhenIdle())
     return true
   }
 

@@ -6,8 +6,8 @@ import { checkPoolOptions, DEFAULT_CONNECTIONS } from '../http/dispatcher.js'
 
 /**
  * @typedef {object} MeshPortOptions
- * @property {number} [connections]  http-port connections per target worker (the calls in flight to it); default 32
- *   (DEFAULT_CONNECTIONS, as createHttpPortDispatcher's)
+ * @property {number} [connections]  http-port connections per target worker (the calls in flight to it), a bound
+ *   past which calls queue; default none (DEFAULT_CONNECTIONS, as createHttpPortDispatcher's and the mesh's)
  * @property {number} [window]       flow-control window per connection and direction, bytes
  * @property {import('../http/dispatcher.js').PoolOptions} [pool]  other undici Pool options (timeouts, keep-alive)
  * @property {string[]} [exclude]    applications always left to the mesh
@@ -19,7 +19,7 @@ const KNOWN = ['connections', 'window', 'pool', 'exclude', 'retry']
 
 /**
  * @param {unknown} options
- * @returns {Required<Omit<MeshPortOptions, 'window'>> & { window: number }}
+ * @returns {Required<Omit<MeshPortOptions, 'window' | 'connections'>> & { window: number, connections: number | null }}
  */
 export function meshPortOptions (options = {}) {
   const given = options ?? {}

@@ -3,7 +3,7 @@
 // of worker (D-in-flight-count), and gives the Pool the old-API side of a handler that has one (tcp's path):
 // given the new API, a Pool's UnwrapHandler would parse each answer's raw headers into an object and back.
 
-/** @typedef {{ inFlight: number }} Counted */
+/** @typedef {{ inFlight: number, sockets: number }} Counted */
 
 class Settling {
   /** @param {any} handler @param {Counted} link */
@@ -17,6 +17,18 @@ class Settling {
     if (!this.open) return
     this.open = false
     this.link.inFlight--
+  }
+
+  /**
+   * The answer was a 101 and the connection is now the caller's byte stream (a WebSocket): settled
+   * as a request, counted in the link's open sockets until it closes (the balancer spreads them).
+   * @param {import('node:stream').Duplex} socket
+   */
+  upgraded (socket) {
+    this.settle()
+    const link = this.link
+    link.sockets++
+    socket.once('close', () => { link.sockets-- })
   }
 
   /**
@@ -89,7 +101,7 @@ export class OldApiView extends Settling {
   /** @param {number} statusCode @param {Buffer[]} rawHeaders @param {import('node:net').Socket} socket */
   onUpgrade (statusCode, rawHeaders, socket) {
     this.answered = true
-    this.settle()
+    this.upgraded(socket)
     return this.handler.onUpgrade(statusCode, rawHeaders, socket)
   }
 
@@ -119,7 +131,7 @@ export class NewApiView extends Settling {
    * @param {import('node:net').Socket} socket
    */
   onRequestUpgrade (controller, statusCode, headers, socket) {
-    this.settle()
+    this.upgraded(socket)
     return this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket)
   }
 

@@ -3,7 +3,7 @@
 // (links.js), or the reason it falls back to Watt's mesh. While no link is open (first contact,
 // a restart in progress, a refusal) requests take the mesh or wait for the look under way.
 import { ChannelError, CODES } from '../errors.js'
-import { choose, kept, NO_HOLD, without } from './balancer.js'
+import { choose, kept, leastLoaded, NO_HOLD, without } from './balancer.js'
 import { MESH_PORT_KIND } from './callee.js'
 import { countCall, WorkerLinks } from './links.js'
 import { retryTally, tally } from './metrics.js'
@@ -76,6 +76,8 @@ export class ApplicationRoute {
     this.meshTally = null
     /** @type {import('./balancer.js').Hold<Link>} the link held and since when (balancer.js) */
     this.hold = NO_HOLD
+    /** upgrades routed so far: where the search for the fewest sockets starts */
+    this.upgrades = 0
     /** a request of this turn was routed (reset by setImmediate at the turn's end) */
     this.inTurn = false
     this.endTurn = () => { this.inTurn = false }
@@ -158,6 +160,17 @@ export class ApplicationRoute {
     }
     this.hold = choose(this.links, this.hold, now, inTurn)
     return this.hold.held
+  }
+
+  /**
+   * The link for the next upgrade (a WebSocket), or null for the mesh: the one with the fewest open,
+   * outside the hold, as a socket stays for minutes where a request's burst leaves in a turn.
+   * @returns {Link | null}
+   */
+  nextUpgrade () {
+    const links = this.links
+    if (links.length < 2) return this.next()
+    return leastLoaded(links, this.upgrades++, 'sockets').link
   }
 
   /** Re-reads the workers and opens links to those without one; one look at a time. */

@@ -27,7 +27,11 @@ export function dispatchOn (link, opts, view) {
   return link.pool.dispatch(opts, /** @type {any} */ (view))
 }
 
-/** @param {import('undici').Dispatcher.DispatchOptions} opts */
+/**
+ * Safe to send again: an upgrade is not (its handshake may have been taken, and its bytes are never replayed).
+ * @param {import('undici').Dispatcher.DispatchOptions} opts
+ */
 function idempotent (opts) {
-  return (opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS') && opts.body == null
+  const safe = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS'
+  return safe && opts.body == null && !opts.upgrade
 }

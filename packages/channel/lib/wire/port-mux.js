@@ -77,6 +77,8 @@ export class PortMux {
     this.heard = 0
     /** callee side: GOAWAY sent, the worker is stopping */
     this.draining = false
+    /** closes once its last stream is removed (closeWhenIdle) */
+    this.closing = false
     this.referenced = true
     /** streams that want the thread kept alive */
     this.refs = 0
@@ -116,6 +118,13 @@ export class PortMux {
     // an idle mux (undici closes idle connections) pins no frame buffers
     if (this.spare.length > this.spareLimit) this.spare.length = this.spareLimit
     this.updateRef()
+    if (this.closing && this.streams.size === 0) this.close()
+  }
+
+  /** Closes once no stream is open (the upgraded connections a closed pool leaves): at once if none is. */
+  closeWhenIdle () {
+    this.closing = true
+    if (this.streams.size === 0) this.close()
   }
 
   /**

@@ -10,7 +10,7 @@
 //   dispatchers  name → the drop-in's options: each a fake mesh composed with its own interceptor
 // Every request the server sees is posted to the runtime ({ type: 'seen' }); /hang… waits
 // until the runtime says 'release'. The runtime drives the worker with { type: 'rpc' } messages.
-import { EventEmitter } from 'node:events'
+import { EventEmitter, once } from 'node:events'
 import { channel } from 'node:diagnostics_channel'
 import http from 'node:http'
 import { parentPort, threadId, workerData } from 'node:worker_threads'
@@ -136,6 +136,20 @@ function listener (req, res) {
   })
 }
 
+/**
+ * An upgrade of /ws is taken (101, then every byte echoed back with the worker's index before it),
+ * as `ws` takes one on the server's 'upgrade' event; any other is answered 426.
+ * @param {http.IncomingMessage} req
+ * @param {import('node:stream').Duplex} socket
+ */
+function onUpgrade (req, socket) {
+  port.postMessage({ type: 'seen', method: req.method, path: req.url, upgrade: req.headers.upgrade })
+  if (req.url !== '/ws') return socket.end('HTTP/1.1 426 Upgrade Required\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+  socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\n\r\n')
+  socket.on('data', (data) => socket.write(`${index}:${data}`))
+  socket.on('end', () => socket.end())
+}
+
 /** @param {http.Server} server */
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
 /** @type {http.Server[]} */
@@ -156,6 +170,7 @@ if (fake.server === 'http' || fake.server === undefined) {
 } else if (fake.server !== 'none') {
   throw new Error(`unknown fake server ${fake.server}`)
 }
+for (const server of servers) server.on('upgrade', onUpgrade)
 await Promise.all(servers.map(listen))
 
 /**
@@ -174,9 +189,14 @@ async function call ({ via = 'default', url, method = 'GET', body, kind = 'reque
       return { status: answer.statusCode, via: answer.headers['x-via'] ?? 'http-port', body: await answer.body.text() }
     }
     if (kind === 'upgrade') {
+      // the bytes after the 101 are the app's: one written, its echo read, then the caller ends it
       const { origin, pathname } = new URL(url)
-      await dispatcher.upgrade(/** @type {any} */ ({ origin, path: pathname, protocol: 'websocket' }))
-      return { upgraded: true }
+      const { socket } = await dispatcher.upgrade(/** @type {any} */ ({ origin, path: pathname, protocol: 'websocket' }))
+      socket.write(body ?? 'ping')
+      const [echoed] = await once(socket, 'data')
+      socket.end()
+      await once(socket, 'close')
+      return { upgraded: true, echoed: String(echoed) }
     }
     if (kind === 'connect') {
       const { origin, pathname } = new URL(url)

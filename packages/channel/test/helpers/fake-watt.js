@@ -71,7 +71,7 @@ export class FakeWorker extends EventEmitter {
     })
     this.worker.on('message', (message) => {
       if (message?.type === 'itc') runtime.answerItc(this, message)
-      else if (message?.type === 'seen') this.seen.push({ method: message.method, path: message.path })
+      else if (message?.type === 'seen') this.seen.push({ method: message.method, path: message.path, ...(message.upgrade ? { upgrade: message.upgrade } : {}) })
       else if (message?.type === 'rpc-answer') {
         const waiter = this.waiting.get(message.id)
         this.waiting.delete(message.id)

@@ -22,7 +22,7 @@ t.test('invalid options throw InvalidOptionError; outside Watt the drop-in stand
   t.match(warning.message, /mesh-port: Watt unknown is not supported \(.*workerData\.config\.applications\)/)
 })
 
-t.test('<app>.plt.local takes http-port; other hosts, excluded apps and upgrades take the mesh', async (t) => {
+t.test('<app>.plt.local takes http-port, upgrades too; other hosts and excluded apps take the mesh; CONNECT is refused', async (t) => {
   const runtime = new FakeRuntime(t, ['caller', 'target'])
   const [target, caller] = await Promise.all([
     // a server made with new http.Server, not createServer: found as it listens
@@ -37,30 +37,30 @@ t.test('<app>.plt.local takes http-port; other hosts, excluded apps and upgrades
     { url: 'http://elsewhere.example/x' },
     { url: 'http://unknown.plt.local/y' },
     { url: 'http://target.plt.local/excluded', via: 'excluded' },
-    { url: 'http://target.plt.local/ws', kind: 'upgrade' },
+    { url: 'http://target.plt.local/ws', kind: 'upgrade', body: 'hi' },
     { url: 'http://target.plt.local/tunnel', kind: 'connect' }
   ])
   t.same(answers[0], { status: 200, via: 'http-port', body: answers[0].body })
   t.match(json(answers[0]), { worker: 0, thread: target.thread, method: 'GET', path: '/who' }, 'the target answered')
   t.match(json(answers[1]), { method: 'POST', path: '/echo', body: 'hello' }, 'with the request body')
   t.same(answers.slice(2, 5).map((a) => [a.status, a.via]), [[203, 'mesh'], [203, 'mesh'], [203, 'mesh']])
-  t.same(answers.slice(5).map((a) => a.error?.message), ['the mesh has no upgrades', 'the mesh has no upgrades'],
-    'upgrade and CONNECT reach the mesh, which fails them')
+  t.same(answers[5], { upgraded: true, echoed: '0:hi' }, 'the upgrade reached the target\'s \'upgrade\' event: its 101, then its bytes')
+  t.match(answers[6], { error: { name: 'ChannelError', code: 'WATT_CHANNEL_UNSUPPORTED', application: 'target', message: /CONNECT is not carried/ } },
+    'CONNECT fails at once with a coded error, on no path')
   t.same(await caller.rpc('mesh'), [
     { origin: 'http://elsewhere.example', path: '/x', method: 'GET', upgrade: null },
     { origin: 'http://unknown.plt.local', path: '/y', method: 'GET', upgrade: null },
-    { origin: 'http://target.plt.local', path: '/excluded', method: 'GET', upgrade: null },
-    { origin: 'http://target.plt.local', path: '/ws', method: 'GET', upgrade: 'websocket' },
-    { origin: 'http://target.plt.local', path: '/tunnel', method: 'CONNECT', upgrade: null }
+    { origin: 'http://target.plt.local', path: '/excluded', method: 'GET', upgrade: null }
   ], 'what fell through to the mesh')
-  await until(() => target.seen.length >= 2, "the target's reports") // they may come after the answers
-  t.same(target.seen, [{ method: 'GET', path: '/who' }, { method: 'POST', path: '/echo' }], 'all the target saw')
+  await until(() => target.seen.length >= 3, "the target's reports") // they may come after the answers
+  const byPath = (/** @type {any} */ a, /** @type {any} */ b) => a.path.localeCompare(b.path)
+  t.same(target.seen.sort(byPath), [{ method: 'POST', path: '/echo' }, { method: 'GET', path: '/who' }, { method: 'GET', path: '/ws', upgrade: 'websocket' }], 'all the target saw')
   t.same(await caller.stats(), {
     target: {
       path: 'http-port',
       reason: '',
-      meshCalls: 2,
-      workers: [{ worker: 0, thread: target.thread, calls: 2, stalled: false, stalls: 0 }]
+      meshCalls: 0,
+      workers: [{ worker: 0, thread: target.thread, calls: 3, sockets: 0, stalled: false, stalls: 0 }]
     }
   })
   const logs = await caller.rpc('logs')

@@ -36,7 +36,7 @@ function fakeLink (worker, inFlight = 0) {
     inFlight,
     stalled: false,
     ends,
-    mux: { closed: false, close () { ends.push('mux closed') } },
+    mux: { closed: false, close () { ends.push('mux closed') }, closeWhenIdle () { ends.push('mux closes when idle') } },
     pool: {
       destroy: async (/** @type {Error} */ err) => { ends.push(err) },
       close: async () => { await null; ends.push('pool closed') }
@@ -73,7 +73,7 @@ t.test('release: those in flight finish, then the pool closes and the mux after 
   t.same(told, [['left', 0]])
   t.same(a.ends, [], 'nothing ended at once')
   await new Promise((resolve) => setImmediate(resolve))
-  t.same(a.ends, ['pool closed', 'mux closed'], 'nothing destroyed; the mux after the pool')
+  t.same(a.ends, ['pool closed', 'mux closes when idle'], 'nothing destroyed; the mux after the pool, once no WebSocket is open on it')
   t.equal(links.release(a), false, 'no longer in the rotation')
   t.same(logged, [], 'the caller logs why')
 })

@@ -2,6 +2,7 @@
 // compose() wrapped, so the Pool does not wrap it back (headers parsed into an
 // object and rebuilt as Buffers on every response); a new-API handler goes with the
 // new API. Either way the link counts the call in flight until it settles, once.
+import { EventEmitter } from 'node:events'
 import { createRequire } from 'node:module'
 import { test } from 'tap'
 import { failHandler, NewApiView, OldApiView, poolHandler } from '../../lib/mesh-port/pool-handler.js'
@@ -78,11 +79,15 @@ test('a handler written for the new API reaches the pool with that API, counted 
   forPool.onResponseEnd({}, {})
   t.equal(link.inFlight, 0, 'once')
   t.same(calls, ['onRequestStart', 'onResponseStart', 'onResponseData', 'onResponseError', 'onResponseEnd'], 'every call passes through')
-  // an upgrade settles it too (the socket is the caller's from then on)
-  const upgraded = poolHandler({ onRequestStart () {}, onRequestUpgrade () {} }, link)
-  t.equal(link.inFlight, 1)
-  upgraded.onRequestUpgrade({}, 101, {}, null)
-  t.equal(link.inFlight, 0)
+  // an upgrade settles it too (the socket is the caller's from then on), counted as an open socket until it closes
+  const socket = new EventEmitter()
+  const counted = { inFlight: 0, sockets: 0 }
+  const upgraded = poolHandler({ onRequestStart () {}, onRequestUpgrade () {} }, counted)
+  t.equal(counted.inFlight, 1)
+  upgraded.onRequestUpgrade({}, 101, {}, socket)
+  t.same(counted, { inFlight: 0, sockets: 1 }, 'a socket open, no request in flight')
+  socket.emit('close')
+  t.same(counted, { inFlight: 0, sockets: 0 }, 'closed: none open')
 })
 
 test('a bare old-API handler gets the old-API view, counted as well', async (t) => {

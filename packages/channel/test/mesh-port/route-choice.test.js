@@ -31,7 +31,7 @@ function routeWith (loads) {
     // inFlight: what dispatching through poolHandler() counts on the link
     pool: { destroy: async () => {}, close: async () => {} },
     // heard: messages received from the worker; pings: how often it was asked to answer
-    mux: { close () {}, heard: 0, pings: 0, ping () { this.pings++ } }
+    mux: { close () {}, closeWhenIdle () {}, heard: 0, pings: 0, ping () { this.pings++ } }
   }))
   route.refresh = async () => {} // retire() looks for a replacement; nothing to find here
   route.enter(MODES.HTTP_PORT)

@@ -24,7 +24,7 @@ function routeToPricing (links = 0) {
     thread: 100 + worker,
     inFlight: 0,
     stalled: false,
-    mux: { closed: false, close () {} },
+    mux: { closed: false, close () {}, closeWhenIdle () {} },
     pool: { close: async () => {}, destroy: async () => {} }
   }))
   return { route, logged }

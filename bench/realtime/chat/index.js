@@ -1,0 +1,39 @@
+// @ts-check
+// chat: node:http with `ws` on the server's 'upgrade' event, the way most Node
+// WebSocket servers are built (@fastify/websocket and socket.io sit on `ws`).
+// /echo sends every message back as it came, binary or text. GET /ready
+// answers 200. The same server answers every path: Watt's mesh and the drop-in
+// reach it in-thread, the tcp path on its loopback port (shared/listen.js).
+import { createServer } from 'node:http'
+import { WebSocketServer } from 'ws'
+import { listenOnLoopback } from '../shared/listen.js'
+
+/** Far above the suite's 16 KiB messages, far below ws's 100 MiB default. */
+const MAX_PAYLOAD_BYTES = 1 << 20
+
+const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/ready') {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 })
+    return res.end('ok')
+  }
+  // a plain GET of /echo is what a mesh that drops the upgrade headers delivers: say so
+  const status = req.url === '/echo' ? 426 : 404
+  const text = status === 426 ? 'a WebSocket upgrade is required' : 'not found'
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(text), ...(status === 426 ? { upgrade: 'websocket' } : {}) })
+  res.end(text)
+})
+
+const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_PAYLOAD_BYTES })
+
+server.on('upgrade', (req, socket, head) => {
+  if (req.url !== '/echo') {
+    socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+    return
+  }
+  sockets.handleUpgrade(req, socket, head, (ws) => {
+    ws.on('message', (data, isBinary) => ws.send(/** @type {Buffer} */ (data), { binary: isBinary }))
+    ws.on('error', () => ws.terminate())
+  })
+})
+
+listenOnLoopback(server)
