@@ -1,21 +1,19 @@
 // @ts-check
 // npm run compat — the install-from-tarball check as a matrix: every Watt release
-// (tools/watt-compat/<release>) × every Node (tools/node/<major>) × both wires of the
-// drop-in (its default HTTP wire and `{ wire: 'frames' }`).
+// (tools/watt-compat/<release>) × every Node (tools/node/<major>).
 // Packs @watt-lab/channel once; per release, copies the app template to a temp dir with
 // that release's package.json and lockfile and `npm install`s the tarball on top; per
-// Node (installed on demand: npm ci --prefix tools/node/<major>) and wire, starts it with
+// Node (installed on demand: npm ci --prefix tools/node/<major>), starts it with
 // `wattpm start` on that Node, checks the Node the app says it runs on, every answer, and
-// from the drop-in's counter the path (and wire) each call took.
-// First, each Node runs packages/channel/test/node-internals.test.js itself (compat/internals.js).
+// from the drop-in's counter the path each call took.
 // A Node a release's own packages declare unsupported (engines) is `unsupported`, not run;
 // anything else short of a pass is a fail.
 //   npm run compat                                     the whole matrix, result in results/compat-<time>.json
-//   npm run compat -- --releases 3.54.0 --nodes 22,24 --wires http
+//   npm run compat -- --releases 3.54.0 --nodes 22,24
 //   npm run readme -- --compat results/compat-<time>.json   publishes it (results/published/compat.json)
 //                                                            and rewrites the channel README's table
 // Exit 1 when a cell fails: the app on another Node than asked, a wrong answer, an app
-// that does not start, or a call that did not take http-port over the wire asked for.
+// that does not start, or a call that did not take http-port.
 import Table from 'cli-table3'
 import { join, relative, resolve } from 'node:path'
 import { PROJECT_ROOT } from '../bench/lib/paths.js'
@@ -25,9 +23,8 @@ import { onCleanup, wasInterrupted } from '../bench/lib/processes.js'
 import { createProgress, formatDuration } from '../bench/lib/progress.js'
 import { defaultResultPath, writeResult } from '../bench/lib/results.js'
 import { packChannel } from '../test/helpers/pack-channel.js'
-import { appNodeVersion, checkApp, installApp, installedVersions, nativeAddons, removeApp, setDropInOptions, startApp } from './compat/installed-app.js'
-import { judgeCell, planMatrix, releaseEngines, WIRES } from './compat/matrix.js'
-import { checkNodeInternals, INTERNALS_TEST } from './compat/internals.js'
+import { appNodeVersion, checkApp, installApp, installedVersions, nativeAddons, removeApp, startApp } from './compat/installed-app.js'
+import { judgeCell, planMatrix, releaseEngines } from './compat/matrix.js'
 import { installNode, nodeMajors, readNode } from './compat/nodes.js'
 import { readRelease, releaseVersions } from './compat/releases.js'
 
@@ -42,9 +39,8 @@ runMain(async () => {
   const flags = parseFlags(process.argv.slice(2), {
     releases: { type: 'list', default: releasesAvailable, choices: releasesAvailable, help: 'the Watt releases to check (folders of tools/watt-compat)' },
     nodes: { type: 'list', default: nodesAvailable, choices: nodesAvailable, help: 'the Node majors to run them on (folders of tools/node)' },
-    wires: { type: 'list', default: [...WIRES], choices: WIRES, help: 'the drop-in\'s wires (its `wire` option)' },
     out: { type: 'string', help: 'result JSON path (default results/compat-<time>.json; npm run readme -- --compat FILE publishes it)' }
-  }, { command: 'npm run compat --', description: 'Installs @watt-lab/channel from its tarball into a Watt app on each release and checks, on each Node and wire, that every call takes http-port.' })
+  }, { command: 'npm run compat --', description: 'Installs @watt-lab/channel from its tarball into a Watt app on each release and checks, on each Node, that every call takes http-port.' })
 
   const startedAt = new Date()
   /** @type {(import('./compat/releases.js').Release & { engines: import('./compat/matrix.js').Declared[] })[]} */
@@ -54,15 +50,14 @@ runMain(async () => {
   })
   /** @type {import('./compat/nodes.js').PinnedNode[]} */
   const nodes = flags.nodes.map((/** @type {string} */ major) => readNode(major))
-  const wires = WIRES.filter((wire) => flags.wires.includes(wire))
-  const plan = planMatrix({ releases, nodes, wires })
+  const plan = planMatrix({ releases, nodes })
   const toRun = plan.filter((cell) => cell.plan === 'run')
 
   const installs = new Set(toRun.map((c) => c.release)).size
   const steps = installs + toRun.length
   const progress = createProgress({ steps, secondsPerStep: (installs * INSTALL_SECONDS + toRun.length * CELL_SECONDS) / Math.max(1, steps) })
   const log = (/** @type {string} */ line) => progress.log(line)
-  for (const cell of plan.filter((c) => c.plan === 'unsupported')) log(`Watt ${cell.release} on Node ${cell.nodeVersion} (${cell.wire}): unsupported, ${cell.reason}`)
+  for (const cell of plan.filter((c) => c.plan === 'unsupported')) log(`Watt ${cell.release} on Node ${cell.nodeVersion}: unsupported, ${cell.reason}`)
   /** @type {Map<string, string>} major → its node binary */
   const binaries = new Map()
   try {
@@ -71,16 +66,6 @@ runMain(async () => {
     progress.stop()
     throw err
   }
-
-  // Node's private http fields the frames wire uses, checked by each Node itself (seconds) before the apps
-  /** @type {Record<string, any>[]} */
-  const internals = []
-  for (const [major, binary] of binaries) {
-    const checked = await checkNodeInternals(binary)
-    internals.push({ node: readNode(major).version, ...checked })
-    log(`Node ${readNode(major).version}: ${INTERNALS_TEST} ${checked.result} (${checked.passed} passed, ${checked.failed} failed)`)
-  }
-  const internalsFailed = internals.filter((c) => c.result !== 'pass')
 
   const { tarball, version: channel } = await packChannel()
   const packDir = join(tarball, '..')
@@ -102,12 +87,12 @@ runMain(async () => {
     removeApp(packDir)
   }
 
-  const order = (/** @type {Record<string, any>} */ c) => plan.findIndex((p) => p.release === c.release && p.node === c.node && p.wire === c.wire)
+  const order = (/** @type {Record<string, any>} */ c) => plan.findIndex((p) => p.release === c.release && p.node === c.node)
   cells.sort((a, b) => order(a) - order(b))
   const failed = cells.filter((c) => c.result === 'fail')
   const incomplete = cells.length < plan.length
   const out = writeResult(resolve(PROJECT_ROOT, flags.out ?? defaultResultPath('compat')), {
-    schema: 'watt-transport-lab/compat@2',
+    schema: 'watt-transport-lab/compat@3',
     suite: 'compat',
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -115,19 +100,16 @@ runMain(async () => {
     channel,
     machine: machineInfo(),
     nodes: nodes.map((n) => ({ major: n.major, version: n.version })),
-    wires,
-    failed: failed.length > 0 || incomplete || internalsFailed.length > 0,
+    failed: failed.length > 0 || incomplete,
     ...(incomplete && { incomplete: `${plan.length - cells.length} of ${plan.length} cells did not run (interrupted)` }),
-    internals,
     releases: releaseResults,
     cells
   })
-  process.stdout.write(renderTable(cells, wires) + '\n')
+  process.stdout.write(renderTable(cells) + '\n')
   process.stdout.write(`result: ${out}\n`)
   process.stdout.write(`publish it (results/published/compat.json and the channel README's table): npm run readme -- --compat ${relative(PROJECT_ROOT, out)}\n`)
-  if (failed.length) process.stderr.write(`failed: ${failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion} (${c.wire})`).join(', ')}\n`)
-  if (internalsFailed.length) process.stderr.write(`${INTERNALS_TEST} failed on Node ${internalsFailed.map((c) => c.node).join(', ')}\n`)
-  return failed.length || incomplete || internalsFailed.length ? 1 : 0
+  if (failed.length) process.stderr.write(`failed: ${failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion}`).join(', ')}\n`)
+  return failed.length || incomplete ? 1 : 0
 })
 
 /**
@@ -171,7 +153,7 @@ async function checkRelease (release, planned, tarball, binaries, progress) {
     if (summary.nativeAddons.length) log(`Watt ${version}: native addons installed under one Node, run on every Node: ${summary.nativeAddons.join(', ')}`)
     for (const cell of planned) {
       if (wasInterrupted()) break
-      const label = `Watt ${version} on Node ${cell.nodeVersion}, ${cell.wire} wire`
+      const label = `Watt ${version} on Node ${cell.nodeVersion}`
       progress.begin(label)
       const result = await checkCell(dir, cell, /** @type {string} */ (binaries.get(cell.node)), log)
       progress.end()
@@ -186,7 +168,7 @@ async function checkRelease (release, planned, tarball, binaries, progress) {
 }
 
 /**
- * One cell: the installed app started on the cell's Node with the cell's wire, checked, stopped.
+ * One cell: the installed app started on the cell's Node, checked, stopped.
  * @param {string} dir
  * @param {import('./compat/matrix.js').PlannedCell} cell
  * @param {string} node  the binary
@@ -196,15 +178,14 @@ async function checkCell (dir, { plan: _, ...cell }, node, log) {
   const began = Date.now()
   const seconds = () => Math.round((Date.now() - began) / 1000)
   try {
-    setDropInOptions(dir, cell.wire === 'http' ? {} : { wire: cell.wire })
     log(`  wattpm start on ${node}`)
     const app = await startApp(dir, { logLevel: 'info', node })
     try {
       const seen = await appNodeVersion(app)
-      const { wrong, targets, wires, pricingWorkers } = await checkApp(app)
+      const { wrong, targets, pricingWorkers } = await checkApp(app)
       const standsAside = /mesh-port: Watt .* is not supported \(([^)]*)\)/.exec(app.output())
-      const verdict = judgeCell({ wire: cell.wire, nodeVersion: cell.nodeVersion, seen, wrong, targets, wires, standsAside: standsAside?.[1] ?? null })
-      return { ...cell, ...verdict, seenNode: seen, calls: targets, wires, pricingWorkers, seconds: seconds() }
+      const verdict = judgeCell({ nodeVersion: cell.nodeVersion, seen, wrong, targets, standsAside: standsAside?.[1] ?? null })
+      return { ...cell, ...verdict, seenNode: seen, calls: targets, pricingWorkers, seconds: seconds() }
     } finally {
       await app.stop()
     }
@@ -236,20 +217,12 @@ function firstCause (message) {
 }
 
 /**
- * Release × Node rows, a column per wire.
+ * A row per release × Node.
  * @param {Record<string, any>[]} cells
- * @param {readonly string[]} wires
  */
-function renderTable (cells, wires) {
-  const table = new Table({ head: ['Watt release', 'Node', ...wires.map((w) => `${w} wire`)], wordWrap: true, colWidths: [14, 10, ...wires.map(() => 44)], style: { head: [], border: [] } })
-  const rows = [...new Set(cells.map((c) => `${c.release}|${c.nodeVersion}`))]
-  for (const row of rows) {
-    const [release, node] = row.split('|')
-    table.push([release, node, ...wires.map((wire) => {
-      const cell = cells.find((c) => c.release === release && c.nodeVersion === node && c.wire === wire)
-      return cell ? describeCell(cell) : '-'
-    })])
-  }
+function renderTable (cells) {
+  const table = new Table({ head: ['Watt release', 'Node', 'result'], wordWrap: true, colWidths: [14, 10, 44], style: { head: [], border: [] } })
+  for (const cell of cells) table.push([cell.release, cell.nodeVersion, describeCell(cell)])
   return table.toString()
 }
 
@@ -258,6 +231,5 @@ function describeCell (cell) {
   if (cell.result !== 'pass') return `${cell.result}: ${cell.reason}`
   const calls = Object.values(cell.calls ?? {})
   const sum = (/** @type {string} */ key) => calls.reduce((n, c) => n + c[key], 0)
-  const frames = Object.values(cell.wires ?? {}).reduce((n, w) => n + w.frames, 0)
-  return `pass, ${sum('http-port')} of ${sum('calls')} over http-port${cell.wire === 'frames' ? ` (${frames} as frames)` : ''}`
+  return `pass, ${sum('http-port')} of ${sum('calls')} over http-port`
 }

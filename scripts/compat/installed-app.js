@@ -66,21 +66,6 @@ export function removeApp (dir) {
 }
 
 /**
- * Sets the drop-in's options (its entry in the app's watt.json), e.g. `{ wire: 'frames' }`;
- * the next start uses them.
- * @param {string} dir
- * @param {Record<string, unknown>} options
- */
-export function setDropInOptions (dir, options) {
-  const file = join(dir, 'watt.json')
-  const config = JSON.parse(readFileSync(file, 'utf8'))
-  const entry = config.undici?.interceptors?.find((/** @type {{ module: string }} */ i) => i.module === '@watt-lab/channel/mesh-port')
-  if (!entry) throw new Error(`${file} has no @watt-lab/channel/mesh-port interceptor`)
-  entry.options = options
-  writeFileSync(file, JSON.stringify(config, null, 2) + '\n')
-}
-
-/**
  * Compiled addons (.node files) in the app's node_modules, as paths from it. An install
  * under one Node builds or fetches them for that Node's ABI only.
  * @param {string} dir
@@ -180,8 +165,6 @@ export async function appNodeVersion (app) {
  * @typedef {object} CheckResult
  * @property {{ path: string, status: number, body: string }[]} wrong  answers that differ from ORDERS'
  * @property {Record<string, { calls: number, 'http-port': number, mesh: number }>} targets  per target: calls made and the counter's paths
- * @property {Record<string, { http: number, frames: number, unlabelled: number }>} wires  per target: the http-port
- *   calls by the counter's wire label (labelled only with the drop-in's wire: 'frames')
  * @property {Record<string, number>} pricingWorkers  http-port calls per pricing worker
  */
 
@@ -208,25 +191,17 @@ export async function checkApp (app) {
     catalog: { calls: ORDERS.length, 'http-port': sum('catalog', 'http-port'), mesh: sum('catalog', 'mesh') },
     pricing: { calls: ORDERS.filter((o) => o.pricing).length, 'http-port': sum('pricing', 'http-port'), mesh: sum('pricing', 'mesh') }
   }
-  /** @type {CheckResult['wires']} */
-  const wires = Object.fromEntries(Object.keys(targets).map((target) => [target, { http: 0, frames: 0, unlabelled: 0 }]))
   /** @type {Record<string, number>} */
   const pricingWorkers = {}
   for (const key of after.keys()) {
-    const [target, path, worker, wire] = key.split('|')
-    if (path !== 'http-port') continue
-    if (wires[target]) {
-      const label = wire === 'http' || wire === 'frames' ? wire : 'unlabelled'
-      wires[target][label] += delta(key)
-    }
-    if (target === 'pricing') pricingWorkers[worker] = (pricingWorkers[worker] ?? 0) + delta(key)
+    const [target, path, worker] = key.split('|')
+    if (target === 'pricing' && path === 'http-port') pricingWorkers[worker] = (pricingWorkers[worker] ?? 0) + delta(key)
   }
-  return { wrong, targets, wires, pricingWorkers }
+  return { wrong, targets, pricingWorkers }
 }
 
 /**
- * The drop-in's counter for calls made by the entry (front), by target|path|targetWorker|wire
- * (wire '' when unlabelled).
+ * The drop-in's counter for calls made by the entry (front), by target|path|targetWorker.
  * @param {string} metricsUrl
  * @returns {Promise<Map<string, number>>}
  */
@@ -240,7 +215,7 @@ async function readCounter (metricsUrl) {
     if (!match) continue
     const labels = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
     if (labels.applicationId !== 'front') continue
-    const key = `${labels.target}|${labels.path}|${labels.targetWorker}|${labels.wire ?? ''}`
+    const key = `${labels.target}|${labels.path}|${labels.targetWorker}`
     counts.set(key, (counts.get(key) ?? 0) + Number(match[2]))
   }
   return counts

