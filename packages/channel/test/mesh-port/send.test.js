@@ -1,0 +1,80 @@
+// A request sent over one link (send.js), on a stand-in link whose Pool records each dispatch:
+// counted where it goes (the link's calls, its counter, its load in flight) and handed to the
+// Pool as the view of the caller's handler; a GET, HEAD or OPTIONS without a body may be sent
+// again through the route given, nothing else (and not with `retry: false`).
+import t from 'tap'
+import { dispatchOn, sendOver } from '../../lib/mesh-port/send.js'
+import { NewApiView, OldApiView } from '../../lib/mesh-port/pool-handler.js'
+
+function fakeLink () {
+  /** @type {{ opts: any, view: any }[]} */
+  const dispatched = []
+  const link = {
+    calls: 0,
+    inFlight: 0,
+    sockets: 0,
+    tally: { count: 0 },
+    pool: { dispatch: (/** @type {any} */ opts, /** @type {any} */ view) => { dispatched.push({ opts, view }); return true } }
+  }
+  return { link: /** @type {any} */ (link), dispatched }
+}
+
+/** A handler of undici's old API (what compose() hands an interceptor: its WrapHandler answers both). */
+const oldApi = () => ({ onConnect () {}, onHeaders () { return true }, onData () { return true }, onComplete () {}, onError () {} })
+/** A handler of the new API only. */
+const newApi = () => ({ onRequestStart () {}, onResponseStart () {}, onResponseData () {}, onResponseEnd () {}, onResponseError () {} })
+const route = /** @type {any} */ ({ resend: () => false })
+
+t.test('counted on its link and handed to its Pool; the Pool\'s answer is returned', async (t) => {
+  const { link, dispatched } = fakeLink()
+  const opts = { origin: 'http://target.plt.local', path: '/', method: 'GET' }
+  const handler = oldApi()
+  t.equal(sendOver(link, opts, handler, route), true)
+  t.same([link.calls, link.tally.count, link.inFlight], [1, 1, 1], 'a call, counted once each way, in flight')
+  t.equal(dispatched.length, 1)
+  t.equal(dispatched[0].opts, opts, 'the options as they came')
+  t.ok(dispatched[0].view instanceof OldApiView, 'an old-API handler goes as its old-API view')
+  t.equal(dispatched[0].view.handler, handler)
+  link.pool.dispatch = () => false
+  t.equal(sendOver(link, opts, oldApi(), route), false, 'a Pool that is busy says so, and so does the drop-in')
+  t.equal(link.calls, 2)
+})
+
+t.test('a new-API handler goes as a new-API view, never resent', async (t) => {
+  const { link, dispatched } = fakeLink()
+  sendOver(link, { origin: 'http://target.plt.local', path: '/', method: 'GET' }, newApi(), route)
+  t.ok(dispatched[0].view instanceof NewApiView)
+  t.equal(dispatched[0].view.resender, undefined)
+})
+
+t.test('only a GET, HEAD or OPTIONS without a body may be sent again, and only given a route', async (t) => {
+  const cases = /** @type {[string, any, any, boolean][]} */ ([
+    ['GET', { method: 'GET' }, route, true],
+    ['HEAD', { method: 'HEAD' }, route, true],
+    ['OPTIONS', { method: 'OPTIONS', body: null }, route, true],
+    ['POST', { method: 'POST' }, route, false],
+    ['PUT', { method: 'PUT', body: 'x' }, route, false],
+    ['DELETE', { method: 'DELETE' }, route, false],
+    ['a GET with a body', { method: 'GET', body: 'x' }, route, false],
+    ['an upgrade (its handshake may have been taken)', { method: 'GET', upgrade: 'websocket' }, route, false],
+    ['a GET with retry: false', { method: 'GET' }, null, false]
+  ])
+  for (const [what, opts, resend, resent] of cases) {
+    const { link, dispatched } = fakeLink()
+    const full = { origin: 'http://target.plt.local', path: '/', ...opts }
+    sendOver(link, full, oldApi(), resend)
+    const { view } = dispatched[0]
+    t.equal(view.resender, resent ? route : null, `${what}: ${resent ? 'may be resent' : 'never resent'}`)
+    t.equal(view.opts, resent ? full : null)
+  }
+})
+
+t.test('dispatchOn: a view sent again is counted on the link it goes to', async (t) => {
+  const { link, dispatched } = fakeLink()
+  const view = new OldApiView(oldApi(), link)
+  const opts = { origin: 'http://target.plt.local', path: '/', method: 'GET' }
+  t.equal(dispatchOn(link, /** @type {any} */ (opts), view), true)
+  t.same([link.calls, link.tally.count], [1, 1])
+  t.equal(link.inFlight, 0, 'in flight is the view\'s to count (poolHandler, moveTo), not dispatchOn\'s')
+  t.equal(dispatched[0].view, view)
+})
