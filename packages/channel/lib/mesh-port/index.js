@@ -14,6 +14,8 @@ import { checkSupport, standAside } from './support.js'
 import { WorkerDirectory } from './workers.js'
 
 const MESH_DOMAIN = '.plt.local'
+/** Origins kept in the scan before the map (routeOf): a runtime's targets, most of the time. */
+const FIRST_ORIGINS = 8
 
 /** @typedef {import('./options.js').MeshPortOptions} MeshPortOptions */
 
@@ -49,6 +51,14 @@ export default function createMeshPortInterceptor (options = {}) {
   const optionsKey = JSON.stringify({ connections, window, pool })
   /** @type {Map<string, ApplicationRoute | null>} */
   const byOrigin = new Map()
+  /**
+   * The origins seen first, scanned before the map: undici hands each request a new origin string
+   * (URL's getter, a concatenation), which the map flattens and hashes at each lookup (D-57-one-wire).
+   * @type {string[]}
+   */
+  const firstOrigins = []
+  /** @type {(ApplicationRoute | null)[]} */
+  const firstRoutes = []
 
   /** @param {string} application */
   const routeFor = (application) => {
@@ -62,6 +72,7 @@ export default function createMeshPortInterceptor (options = {}) {
   /** @param {unknown} origin */
   const routeOf = (origin) => {
     const text = typeof origin === 'string' ? origin : String(origin ?? '')
+    for (let i = 0; i < firstOrigins.length; i++) if (firstOrigins[i] === text) return firstRoutes[i]
     let route = byOrigin.get(text)
     if (route !== undefined) return route
     route = null
@@ -77,6 +88,7 @@ export default function createMeshPortInterceptor (options = {}) {
         else settled = false
       }
     } catch {}
+    if (settled && firstOrigins.length < FIRST_ORIGINS) { firstOrigins.push(text); firstRoutes.push(route) }
     if (settled && byOrigin.size < 1024) byOrigin.set(text, route)
     return route
   }

@@ -5,6 +5,8 @@
 
 /** @typedef {{ inFlight: number, sockets: number }} Counted */
 
+const noop = () => {}
+
 class Settling {
   /** @param {any} handler @param {Counted} link */
   constructor (handler, link) {
@@ -64,7 +66,7 @@ export class OldApiView extends Settling {
     this.answered = false
     this.connected = false
     /** @type {(reason?: Error) => void} */
-    this.abort = () => {}
+    this.abort = noop
   }
 
   /**
@@ -81,7 +83,9 @@ export class OldApiView extends Settling {
     this.abort = abort
     if (this.connected) return
     this.connected = true
-    // The caller's abort reaches whichever attempt is under way.
+    // The caller's abort reaches whichever attempt is under way: through this view only when
+    // the request may be sent again (a function made per such request, none for the others).
+    if (this.resender === null) return this.handler.onConnect(abort, context)
     return this.handler.onConnect((/** @type {Error | undefined} */ reason) => this.abort(reason), context)
   }
 
