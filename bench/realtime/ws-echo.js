@@ -50,7 +50,10 @@ export async function measureEcho (kase, { runtime, flags }) {
  */
 export function echoFailures (stats) {
   const listed = (/** @type {{ text: string, count: number }[]} */ texts) => texts.map(({ text, count }) => `${text} (×${count})`).join('; ')
-  if (stats.connected < stats.sockets) return [`${stats.sockets - stats.connected} of ${stats.sockets} WebSocket(s) to ${stats.url} did not open: ${listed(stats.connectErrors ?? [])}`]
+  if (stats.connected < stats.sockets) {
+    const saw = stats.chatSaw ? `; meanwhile chat's server saw ${stats.chatSaw.upgrades} upgrade(s) and ${stats.chatSaw.plainRequests} plain request(s) of /echo (answered 426${stats.chatSaw.plainRequests && !stats.chatSaw.upgrades ? ': the upgrade did not reach it' : ''})` : ''
+    return [`${stats.sockets - stats.connected} of ${stats.sockets} WebSocket(s) to ${stats.url} did not open: ${listed(stats.connectErrors ?? [])}${saw}`]
+  }
   const failures = []
   if (stats.mismatches) failures.push(`${stats.mismatches} echo(es) differed from the message sent: ${listed(stats.mismatchExamples ?? [])}`)
   if (stats.brokenSockets) failures.push(`${stats.brokenSockets} socket(s) failed during the run: ${listed(stats.errors ?? [])}`)

@@ -82,6 +82,8 @@ t.test('edge\'s echo stats: any mismatch, broken, stalled or refused socket fail
   const refused = echoFailures({ url: clean.url, sockets: 10, size: 64, connected: 0, connectErrors: [{ text: 'error event, message "", then close 1006 before open', count: 10 }] })
   t.equal(refused.length, 1)
   t.match(refused[0], /10 of 10 WebSocket\(s\) to ws:\/\/chat\.plt\.local\/echo did not open: error event, message "", then close 1006 before open \(×10\)/)
+  const lost = echoFailures({ url: clean.url, sockets: 2, size: 64, connected: 0, connectErrors: [{ text: 'x', count: 2 }], chatSaw: { upgrades: 0, plainRequests: 2 } })
+  t.match(lost[0], /chat's server saw 0 upgrade\(s\) and 2 plain request\(s\) of \/echo \(answered 426: the upgrade did not reach it\)/, 'where the upgrade was lost')
 })
 
 t.test('the drop-in\'s counter: every call over http-port on mesh-port, no drop-in elsewhere', async (t) => {

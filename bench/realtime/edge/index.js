@@ -24,7 +24,7 @@ export function create () {
   return createServer((req, res) => {
     const url = req.url ?? '/'
     if (req.method === 'GET' && url === '/ready') return ready([chat, feed], res)
-    if (req.method === 'POST' && url === '/ws-echo') return echo(chatWs, req, res)
+    if (req.method === 'POST' && url === '/ws-echo') return echo(chat, chatWs, req, res)
     if (req.method === 'GET' && url.startsWith('/sse/')) return proxySse(`${feed}/stream/${url.slice('/sse/'.length)}`, req, res)
     if (req.method === 'GET' && url.startsWith('/feed-status/')) return forward(`${feed}/status/${url.slice('/feed-status/'.length)}`, res)
     sendText(res, 404, 'not found')
@@ -57,11 +57,12 @@ async function forward (url, res) {
 }
 
 /**
+ * @param {string} chatOrigin
  * @param {string} url
  * @param {import('node:http').IncomingMessage} req
  * @param {import('node:http').ServerResponse} res
  */
-async function echo (url, req, res) {
+async function echo (chatOrigin, url, req, res) {
   let body = ''
   for await (const chunk of req) {
     body += chunk
@@ -80,10 +81,37 @@ async function echo (url, req, res) {
     return sendText(res, 400, 'the body must be JSON')
   }
   try {
-    sendJson(res, 200, await runEchoLoad({ url, ...(/** @type {any} */ (settings)) }))
+    const seenBefore = await seenByChat(chatOrigin)
+    /** @type {Record<string, any>} */
+    const stats = await runEchoLoad({ url, ...(/** @type {any} */ (settings)) })
+    // sockets that did not open: what reached chat's /echo meanwhile says where they were lost
+    if (stats.connected < stats.sockets) stats.chatSaw = since(seenBefore, await seenByChat(chatOrigin))
+    sendJson(res, 200, stats)
   } catch (err) {
     sendText(res, 500, `the echo load failed: ${/** @type {Error} */ (err).stack}`)
   }
+}
+
+/**
+ * What reached chat's /echo so far (GET /seen over the path), or null when it cannot say.
+ * @param {string} origin
+ * @returns {Promise<{ upgrades: number, plainRequests: number } | null>}
+ */
+async function seenByChat (origin) {
+  try {
+    const answer = await fetch(`${origin}/seen`, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+    return answer.ok ? /** @type {{ upgrades: number, plainRequests: number }} */ (await answer.json()) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * @param {{ upgrades: number, plainRequests: number } | null} before
+ * @param {{ upgrades: number, plainRequests: number } | null} after
+ */
+function since (before, after) {
+  return before && after ? { upgrades: after.upgrades - before.upgrades, plainRequests: after.plainRequests - before.plainRequests } : null
 }
 
 /** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} body */
