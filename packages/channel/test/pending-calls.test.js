@@ -43,7 +43,7 @@ t.test('a call past its deadline goes to onTimeout; the others wait', async (t) 
   calls.add('quick', 0, 10, undefined, noop, noop)
   calls.add('slow', 0, 60_000, undefined, noop, noop)
   calls.add('next', 0, 30, undefined, noop, noop)
-  await sleep(80)
+  for (let i = 0; i < 400 && timedOut.length < 2; i++) await sleep(5) // re-armed timers may run late: no assert on when
   t.same(timedOut, ['quick', 'next'], 'each at its own deadline, the timer re-armed between')
   t.same(calls.list().map((e) => e.name), ['slow'])
 })

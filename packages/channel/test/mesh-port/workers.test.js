@@ -13,10 +13,20 @@ t.teardown(() => runtime.close())
 const changed = []
 const directory = new WorkerDirectory((application) => changed.push(application))
 
-/** Posts the runtime's broadcast and lets it arrive. @param {unknown} all */
+let sentinel = 0
+/**
+ * Posts the runtime's broadcast and waits until it was read: a sentinel application posted after
+ * it is a change the directory reports, and posts on one channel arrive in order.
+ * @param {unknown} all
+ */
 async function broadcast (all) {
   runtime.postMessage(all)
-  await sleep(20)
+  const mark = `sentinel-${++sentinel}`
+  runtime.postMessage(new Map([[mark, [{ thread: sentinel }]]]))
+  for (let i = 0; i < 400 && !changed.includes(mark); i++) await sleep(5)
+  const at = changed.indexOf(mark)
+  if (at === -1) throw new Error('the broadcast never arrived')
+  changed.splice(at, 1)
 }
 
 t.test('each application whose workers changed is told once per change', async (t) => {
