@@ -2,13 +2,12 @@
 // One target application as seen from one calling thread: an http-port link per started worker
 // (links.js), or the reason it falls back to Watt's mesh. While no link is open (first contact,
 // a restart in progress, a refusal) requests take the mesh or wait for the look under way.
-import { ChannelError, CODES } from '../errors.js'
 import { choose, kept, leastLoaded, NO_HOLD, without } from './balancer.js'
 import { MESH_PORT_KIND } from './callee.js'
 import { countCall, WorkerLinks } from './links.js'
 import { retryTally, tally } from './metrics.js'
 import { refusal } from './refusal.js'
-import { dispatchOn } from './send.js'
+import { resendElsewhere } from './send.js'
 import { survey } from './stall.js'
 import { handshakeWorker } from './worker-handshake.js'
 
@@ -240,7 +239,7 @@ export class ApplicationRoute {
   async relocate (from, why) {
     const deadline = performance.now() + RELOCATE_WAIT_MS
     while (true) {
-      const to = this.other(from)
+      const to = this.linked.other(from)
       if (to !== null) {
         this.retried(why, from, to)
         countCall(to)
@@ -252,28 +251,12 @@ export class ApplicationRoute {
   }
 
   /**
-   * A live worker's link other than `from`, the least loaded (null: none now).
-   * @param {Link} from
-   */
-  other (from) {
-    return this.linked.other(from)
-  }
-
-  /**
-   * A GET, HEAD or OPTIONS without a body whose worker died before any byte of its answer goes to
-   * another live worker (false: not a death, or none to take it).
+   * A request whose worker died before any byte of its answer, sent to another live worker (send.js).
    * @param {import('./pool-handler.js').OldApiView} view
    * @param {Error} err
    */
   resend (view, err) {
-    if (!(err instanceof ChannelError) || err.code !== CODES.CLOSED) return false
-    const from = /** @type {Link} */ (view.link)
-    const to = this.other(from)
-    if (to === null) return false
-    this.retried('crashed', from, to)
-    view.moveTo(to)
-    dispatchOn(to, /** @type {any} */ (view.opts), view)
-    return true
+    return resendElsewhere(this, view, err)
   }
 
   /**

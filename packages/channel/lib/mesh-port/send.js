@@ -2,6 +2,7 @@
 // A request sent over one link: counted where it goes (the link's calls and tally; its load in the view) and
 // handed to the link's Pool. With a route to resend through, a GET, HEAD or OPTIONS without a body may go once
 // more to another worker if its own dies before any byte of the answer (route.js resend).
+import { ChannelError, CODES } from '../errors.js'
 import { countCall } from './links.js'
 import { OldApiView, poolHandler } from './pool-handler.js'
 
@@ -34,4 +35,22 @@ export function dispatchOn (link, opts, view) {
 function idempotent (opts) {
   const safe = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'OPTIONS'
   return safe && opts.body == null && !opts.upgrade
+}
+
+/**
+ * A GET, HEAD or OPTIONS without a body whose worker died before any byte of its answer goes to
+ * another live worker of `route` (false: not a death, or none to take it).
+ * @param {import('./route.js').ApplicationRoute} route
+ * @param {OldApiView} view
+ * @param {Error} err
+ */
+export function resendElsewhere (route, view, err) {
+  if (!(err instanceof ChannelError) || err.code !== CODES.CLOSED) return false
+  const from = /** @type {import('./links.js').Link} */ (view.link)
+  const to = route.linked.other(from)
+  if (to === null) return false
+  route.retried('crashed', from, to)
+  view.moveTo(to)
+  dispatchOn(to, /** @type {any} */ (view.opts), view)
+  return true
 }
