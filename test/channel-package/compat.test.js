@@ -2,7 +2,8 @@
 // other than the project's own Watt (3.67.0), on Node 22 (not the project's Node 24: the
 // Node axis, installed on demand from tools/node/22, about 5 s). The release's lockfile
 // installed in a temp app, the tarball on top, the app on the Node asked for, every call
-// over http-port, a result JSON that says so.
+// over http-port, a result JSON that says so. No app kinds (`--kinds none`): npm test
+// checks the light one in test/scripts/compat-kinds.test.js.
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -19,7 +20,7 @@ t.test(`npm run compat -- --releases ${RELEASE} --nodes 22: passes, every call o
   const dir = mkdtempSync(join(tmpdir(), 'compat-result-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const out = join(dir, 'compat.json')
-  const { stdout } = await promisify(execFile)(PROJECT_NODE, [join(PROJECT_ROOT, 'scripts', 'compat.js'), '--releases', RELEASE, '--nodes', '22', '--out', out], {
+  const { stdout } = await promisify(execFile)(PROJECT_NODE, [join(PROJECT_ROOT, 'scripts', 'compat.js'), '--releases', RELEASE, '--nodes', '22', '--kinds', 'none', '--out', out], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, CI: '1' }, // progress as lines, not a live bar
     maxBuffer: 16 * 1024 * 1024
