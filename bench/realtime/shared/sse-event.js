@@ -11,7 +11,7 @@
  * process of the machine), in milliseconds with microsecond resolution.
  * `performance.timeOrigin + performance.now()` is not: each thread takes its
  * origin from the wall clock on its own, and a Watt worker's stamps were seen
- * milliseconds ahead of the harness's (negative lags).
+ * milliseconds ahead of the harness's (negative lags; D-realtime-clock).
  */
 export function machineNow () {
   return Number(process.hrtime.bigint() / 1000n) / 1000
