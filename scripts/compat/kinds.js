@@ -13,20 +13,17 @@
 // test fixtures). Every check path is asked on both, the answers compared byte for byte,
 // and the drop-in's counter (watt_lab_mesh_port_requests_total) says which path each call
 // took, by calling app and target.
-import { execFile } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { delimiter, dirname, join, relative } from 'node:path'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { delimiter, dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { promisify } from 'node:util'
 import { request } from 'undici'
+import { buildOnDemand, npmCiOnDemand, sizeMiB, sourcesUnder, withFolderLock } from '../../bench/lib/on-demand.js'
 import { removeStaleManagementDir } from '../../bench/lib/management-dir.js'
-import { PROJECT_NODE, PROJECT_ROOT } from '../../bench/lib/paths.js'
+import { PROJECT_NODE } from '../../bench/lib/paths.js'
 import { freePorts } from '../../bench/lib/ports.js'
 import { spawnTracked, stopChild } from '../../bench/lib/processes.js'
 import { probe } from '../../bench/lib/runtime.js'
 import { MESH_PORT_METRIC } from '../../bench/lib/metrics.js'
-import { npmCommand } from '../../test/helpers/pack-channel.js'
 import { RELEASES_DIR } from './releases.js'
 
 export const KINDS_DIR = join(RELEASES_DIR, 'kinds')
@@ -78,79 +75,29 @@ export function readKind (name) {
   return { name, dir, capability: kind.capability, framework: kind.framework, build: Boolean(kind.build), checks: kind.checks, traps: kind.traps ?? [], light: Boolean(kind.light), dependencies: manifest.dependencies }
 }
 
-/** @param {string[]} files */
-function hashOf (files) {
-  const hash = createHash('sha256')
-  for (const file of files) hash.update(relative(PROJECT_ROOT, file)).update(readFileSync(file))
-  return hash.digest('hex')
-}
-
-/**
- * The kind's own sources (not node_modules, not what a build or a start writes).
- * @param {Kind} kind
- */
-function sourceFiles (kind) {
-  const skip = /(^|\/)(node_modules|\.next|dist|build|web\/api)(\/|$)|^\.lab-|watt\.mesh-port\.json$/
-  return readdirSync(kind.dir, { recursive: true, encoding: 'utf8' })
-    .filter((path) => !skip.test(path) && statSync(join(kind.dir, path)).isFile())
-    .sort()
-    .map((path) => join(kind.dir, path))
-}
-
 /**
  * npm ci in the kind's folder unless its node_modules was installed from this lockfile,
  * then the api app copied in, then `wattpm build` when the kind has one and its sources
- * changed since the last.
+ * changed since the last (bench/lib/on-demand.js). The caller holds the kind's lock.
  * @param {Kind} kind
  * @param {{ log?: (line: string) => void }} [options]
  * @returns {Promise<{ installSeconds: number, buildSeconds: number, installedMiB: number, installed: Record<string, string> }>}
  */
 export async function installKind (kind, { log = () => {} } = {}) {
-  const where = relative(PROJECT_ROOT, kind.dir)
-  const lockHash = hashOf([join(kind.dir, 'package.json'), join(kind.dir, 'package-lock.json')])
-  const installedMark = join(kind.dir, '.lab-installed')
-  let began = Date.now()
-  if (!existsSync(installedMark) || readFileSync(installedMark, 'utf8') !== lockHash) {
-    log(`${kind.name}: npm ci --prefix ${where}`)
-    const [cmd, args] = npmCommand()
-    try {
-      await promisify(execFile)(cmd, [...args, 'ci', '--prefix', kind.dir, '--no-audit', '--no-fund'], { cwd: kind.dir, maxBuffer: 64 * 1024 * 1024 })
-    } catch (err) {
-      const { stderr = '', message } = /** @type {any} */ (err)
-      const why = String(stderr || message).split('\n').filter((line) => /npm error|ERR|ENO|E\d{3}/.test(line)).slice(0, 6).join('\n') || message
-      throw new Error(`npm ci --prefix ${where} failed:\n${why}`)
-    }
-    writeFileSync(installedMark, lockHash)
-  }
-  const installSeconds = Math.round((Date.now() - began) / 1000)
+  const say = (/** @type {string} */ line) => log(`${kind.name}: ${line}`)
+  const install = await npmCiOnDemand(kind.dir, { log: say })
   rmSync(join(kind.dir, 'web', 'api'), { recursive: true, force: true })
   cpSync(API_APP, join(kind.dir, 'web', 'api'), { recursive: true })
-
-  began = Date.now()
-  if (kind.build) {
-    const builtMark = join(kind.dir, '.lab-built')
-    const sourceHash = hashOf(sourceFiles(kind))
-    if (!existsSync(builtMark) || readFileSync(builtMark, 'utf8') !== sourceHash) {
-      log(`${kind.name}: wattpm build (${where})`)
-      try {
-        await promisify(execFile)(PROJECT_NODE, [wattpmOf(kind), 'build'], { cwd: kind.dir, env: kindEnv({ PORT: '0', PLT_METRICS_PORT: '0', PLT_LOG_LEVEL: 'warn' }), maxBuffer: 64 * 1024 * 1024, timeout: 600_000 })
-      } catch (err) {
-        const { stdout = '', stderr = '', message } = /** @type {any} */ (err)
-        throw new Error(`wattpm build in ${where} failed: ${message}\n${String(stdout).slice(-3000)}\n${String(stderr).slice(-3000)}`)
-      }
-      writeFileSync(builtMark, sourceHash)
-    }
-  }
-  return { installSeconds, buildSeconds: Math.round((Date.now() - began) / 1000), installedMiB: sizeMiB(join(kind.dir, 'node_modules')), installed: installedVersions(kind) }
-}
-
-/** What a folder holds on disk, in MiB (what the README says an install costs). @param {string} dir */
-function sizeMiB (dir) {
-  let bytes = 0
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size
-  }
-  return Math.round(bytes / 2 ** 20)
+  const build = kind.build
+    ? await buildOnDemand(kind.dir, {
+      sources: sourcesUnder(kind.dir, /(^|\/)(\.next|dist|build)(\/|$)|^web\/api(\/|$)|^watt\.mesh-port.*\.json$/),
+      command: PROJECT_NODE,
+      args: [wattpmOf(kind), 'build'],
+      env: kindEnv({ PORT: '0', PLT_METRICS_PORT: '0', PLT_LOG_LEVEL: 'warn' }),
+      log: say
+    })
+    : { seconds: 0 }
+  return { installSeconds: install.seconds, buildSeconds: build.seconds, installedMiB: sizeMiB(join(kind.dir, 'node_modules')), installed: installedVersions(kind) }
 }
 
 /** @param {Kind} kind */
@@ -202,10 +149,12 @@ export function installedVersions (kind) {
 export async function startKind (kind, { dropIn, readyTimeoutMs = 120_000 }) {
   let config = 'watt.json'
   if (dropIn) {
+    // beside watt.json (its paths are relative to it); removed by stop()
     const plain = JSON.parse(readFileSync(join(kind.dir, 'watt.json'), 'utf8'))
-    config = 'watt.mesh-port.json'
+    config = `watt.mesh-port.${process.pid}.json`
     writeFileSync(join(kind.dir, config), JSON.stringify({ ...plain, undici: DROP_IN }, null, 2) + '\n')
   }
+  const removeConfig = () => { if (dropIn) rmSync(join(kind.dir, config), { force: true }) }
   const [port, metricsPort] = await freePorts(2)
   const { child, exited, output } = spawnTracked(PROJECT_NODE, [wattpmOf(kind), 'start', '--config', config], {
     cwd: kind.dir,
@@ -214,7 +163,7 @@ export async function startKind (kind, { dropIn, readyTimeoutMs = 120_000 }) {
   const state = { dead: false }
   exited.then(() => { state.dead = true })
   child.once('exit', () => { if (child.pid) removeStaleManagementDir(child.pid) })
-  const app = { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}`, output, stop: () => stopChild(child) }
+  const app = { url: `http://127.0.0.1:${port}`, metricsUrl: `http://127.0.0.1:${metricsPort}`, output, stop: async () => { await stopChild(child); removeConfig() } }
   const deadline = Date.now() + readyTimeoutMs
   let last = 'no answer yet'
   while (!state.dead && Date.now() < deadline) {
@@ -305,7 +254,6 @@ export async function checkKind (kind, { rounds = 3, log = () => {} } = {}) {
     output = dropIn.output()
   } finally {
     await dropIn.stop()
-    rmSync(join(kind.dir, 'watt.mesh-port.json'), { force: true })
   }
   for (let i = 0; i < overMesh.length; i++) {
     const [m, d] = [overMesh[i], overDropIn[i]]
@@ -354,9 +302,12 @@ export async function checkKinds (names, { rounds = 3, log = () => {} } = {}) {
     /** @type {Record<string, any>} */
     let installed = {}
     try {
-      installed = await installKind(kind, { log })
-      const checked = await checkKind(kind, { rounds, log })
-      results.push({ ...checked, ...installed, seconds: Math.round((Date.now() - began) / 1000) })
+      // one run at a time per kind folder: another compat run on this checkout waits its turn
+      await withFolderLock(kind.dir, async () => {
+        installed = await installKind(kind, { log })
+        const checked = await checkKind(kind, { rounds, log })
+        results.push({ ...checked, ...installed, seconds: Math.round((Date.now() - began) / 1000) })
+      })
     } catch (err) {
       const message = /** @type {Error} */ (err).message
       const line = message.split('\n').find((l) => /Error|Cannot find|ERR_|npm error|failed/.test(l)) ?? message.split('\n')[0]
