@@ -1,9 +1,11 @@
 // A request sent over one link (send.js), on a stand-in link whose Pool records each dispatch:
 // counted where it goes (the link's calls, its counter, its load in flight) and handed to the
 // Pool as the view of the caller's handler; a GET, HEAD or OPTIONS without a body may be sent
-// again through the route given, nothing else (and not with `retry: false`).
+// again through the route given, nothing else (and not with `retry: false`), and is, by
+// resendElsewhere, only when its worker died (CLOSED) and another live one can take it.
 import t from 'tap'
-import { dispatchOn, sendOver } from '../../lib/mesh-port/send.js'
+import { ChannelError, CODES } from '../../lib/errors.js'
+import { dispatchOn, resendElsewhere, sendOver } from '../../lib/mesh-port/send.js'
 import { NewApiView, OldApiView } from '../../lib/mesh-port/pool-handler.js'
 
 function fakeLink () {
@@ -77,4 +79,35 @@ t.test('dispatchOn: a view sent again is counted on the link it goes to', async 
   t.same([link.calls, link.tally.count], [1, 1])
   t.equal(link.inFlight, 0, 'in flight is the view\'s to count (poolHandler, moveTo), not dispatchOn\'s')
   t.equal(dispatched[0].view, view)
+})
+
+t.test('resendElsewhere: a request whose worker died (CLOSED) moves to another live worker, once counted', async (t) => {
+  const from = fakeLink()
+  const to = fakeLink()
+  /** @type {unknown[][]} */
+  const retried = []
+  /** @type {any} */
+  let other = to.link
+  const route = /** @type {any} */ ({
+    linked: { other: (/** @type {any} */ link) => { t.equal(link, from.link, 'asked for a worker other than its own'); return other } },
+    retried: (/** @type {unknown[]} */ ...args) => { retried.push(args) }
+  })
+  const opts = { origin: 'http://target.plt.local', path: '/', method: 'GET' }
+  sendOver(from.link, opts, oldApi(), route)
+  const view = from.dispatched[0].view
+  const closed = new ChannelError('target', CODES.CLOSED, 'the connection closed before the answer completed')
+  t.notOk(resendElsewhere(route, view, new Error('not ours')), 'an error that is no ChannelError: not a death')
+  t.notOk(resendElsewhere(route, view, new ChannelError('target', CODES.PROTOCOL, 'x')), 'another code: not a death')
+  other = null
+  t.notOk(resendElsewhere(route, view, closed), 'no other live worker: the caller sees the error')
+  t.same([to.dispatched.length, retried.length], [0, 0], 'none of them sent or counted anything')
+  other = to.link
+  t.ok(resendElsewhere(route, view, closed), 'sent again')
+  t.equal(to.dispatched.length, 1)
+  t.equal(to.dispatched[0].view, view, 'the same view: the caller\'s handler sees one request')
+  t.equal(to.dispatched[0].opts, opts, 'with the options it was first sent with')
+  t.equal(view.link, to.link, 'counted against its new link from now on')
+  t.same([from.link.inFlight, to.link.inFlight, to.link.calls], [0, 1, 1])
+  t.equal(from.link.calls, 1, 'the first send stays counted where it went')
+  t.same(retried, [['crashed', from.link, to.link]], 'counted and logged as a retry by the route')
 })
