@@ -3,9 +3,10 @@
 // app with `ws` on 'upgrade' (chat, two workers) and to a @platformatic/service app with
 // @fastify/websocket (chatsvc): echo of text and binary, the subprotocol, close codes and reasons
 // both ways, ping/pong, permessage-deflate with the bytes intact, counted on path http-port. Over
-// Watt's mesh the same sockets fail (the baseline). A slow reader holds at most the window; ten
-// sockets spread over chat's two workers; 200 long-polls to one worker all answer within 10% of
-// the poll time, as over the mesh. The cases only read: one runtime per path for the file.
+// Watt's mesh the same sockets fail (the baseline). A slow reader, client or server, holds at
+// most the window and its sender the rest; ten sockets spread over chat's two workers; 200
+// long-polls to one worker all answer within 10% of the poll time (over the mesh: recorded, and
+// none waits a whole poll). The cases only read: one runtime per path for the file.
 // The faults (crashes, restarts) are test/alone/websocket-faults.test.js.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -189,7 +190,7 @@ test("over Watt's mesh (no drop-in) the same WebSockets fail: the baseline", asy
   t.comment(`what chat saw: ${JSON.stringify(plain.map((e) => ({ upgrade: e.upgrade, connection: e.connection })))}`)
 })
 
-test('a slow reader: the sender holds what the window does not let out, the receiver at most the window', async (t) => {
+test('a client that does not read: the server holds what the window does not let out, the client at most the window', async (t) => {
   const fixture = await runtime('drop-in')
   const count = 256
   const size = 64 * 1024 // 16 MiB in all, 16 windows
@@ -221,6 +222,39 @@ test('a slow reader: the sender holds what the window does not let out, the rece
   t.same(drained, { messages: count, intact: count, bytes: total }, 'once read, every message arrives intact')
   const end = await floodStatus()
   t.equal(end.writableLength, 0, "the sender's socket emptied")
+})
+
+test('a server that does not read: the client holds what the window does not let out, the server at most the window', async (t) => {
+  const fixture = await runtime('drop-in')
+  const count = 256
+  const size = 64 * 1024 // 16 MiB in all, 16 windows
+  const total = count * size
+  const sink = await rt(fixture, 'open', { url: `ws://chatsvc.plt.local/sink?count=${count}&size=${size}`, client: 'global' })
+  t.ok(sink.id, "Node's global WebSocket opened to a server that paused its socket (ws.pause())")
+  const queued = await rt(fixture, 'flood', { id: sink.id, count, size })
+  t.ok(queued.bufferedAmount >= total, `the client queued ${queued.bufferedAmount} bytes`)
+  const sinkStatus = async () => JSON.parse((await fixture.call('http://chatsvc.plt.local', '/sink-status')).text)
+  // until the client's socket stops writing: out of credit
+  /** @type {any} */
+  let held = null
+  let buffered = -1
+  const deadline = Date.now() + 20_000
+  for (let last = -1; Date.now() < deadline; await sleep(200)) {
+    buffered = (await rt(fixture, 'state', { id: sink.id })).bufferedAmount
+    if (buffered === last) break
+    last = buffered
+  }
+  held = await sinkStatus()
+  t.equal(held.messages, 0, 'the server read no message')
+  const holds = held.readableLength + held.waitingBytes
+  t.ok(holds <= WINDOW, `the server's socket holds ${holds} bytes unread, at most the window`)
+  t.ok(total - buffered <= WINDOW + 64 * 1024, `out of the client: ${total - buffered} bytes of the messages (frame heads aside), at most the window and one write`)
+  t.ok(buffered >= total - 2 * WINDOW, `the client's bufferedAmount stays at ${buffered}`)
+  await fixture.call('http://chatsvc.plt.local', '/sink-resume')
+  const checked = JSON.parse((await rt(fixture, 'next', { id: sink.id, timeout: 30_000 })).text)
+  t.same(checked, { messages: count, intact: count, bytes: total }, 'once the server reads, every message arrives intact')
+  t.equal((await rt(fixture, 'state', { id: sink.id })).bufferedAmount, 0, "the client's buffer emptied")
+  await rt(fixture, 'close', { id: sink.id })
 })
 
 test("ten WebSockets spread over chat's two workers (the fewest open sockets first)", async (t) => {
