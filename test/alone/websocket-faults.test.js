@@ -113,6 +113,25 @@ async function echoes (fixture, id, text) {
   return next.text === text
 }
 
+/**
+ * A new WebSocket to chat's /who: opens, says its worker, echoes and closes; how it went.
+ * @param {Fixture} fixture
+ * @param {string} tag
+ * @param {'global' | 'undici'} client
+ * @returns {Promise<{ tag: string, thread: number, at: number, ok: boolean, error?: string }>}
+ */
+async function openNew (fixture, tag, client) {
+  const at = Date.now()
+  const opened = await rt(fixture, 'open', { url: `ws://chat.plt.local/who?tag=${tag}`, client })
+  if (!opened.id) return { tag, thread: 0, at, ok: false, error: JSON.stringify(opened.failed) }
+  const first = await rt(fixture, 'next', { id: opened.id })
+  const out = first.text === undefined
+    ? { tag, thread: 0, at, ok: false, error: `opened, then ${JSON.stringify(first)}` }
+    : { tag, thread: JSON.parse(first.text).thread, at, ok: await echoes(fixture, opened.id, tag) }
+  await rt(fixture, 'close', { id: opened.id })
+  return out
+}
+
 test("the callee's worker crashes: its clients see 1006 within 1 s, the other worker's sockets stay open", async (t) => {
   const { fixture } = await start()
   const sockets = await openWho(fixture, 4, 'crash')
@@ -156,23 +175,17 @@ test('a restart of the callee: sockets on the stopping workers stay open until t
       if ((await rt(fixture, 'state', { id: s.id })).closed) gone.add(s.id)
       else if (await echoes(fixture, s.id, `old ${n}`)) lastEcho.set(s.id, Date.now())
     }
-    const at = Date.now()
-    const tag = `new-${n}`
-    const opened = await rt(fixture, 'open', { url: `ws://chat.plt.local/who?tag=${tag}`, client: n % 2 ? 'undici' : 'global' })
-    if (!opened.id) fresh.push({ tag, thread: 0, at, ok: false, error: JSON.stringify(opened.failed) })
-    else {
-      const first = await rt(fixture, 'next', { id: opened.id })
-      if (first.text === undefined) fresh.push({ tag, thread: 0, at, ok: false, error: `opened, then ${JSON.stringify(first)}` })
-      else fresh.push({ tag, thread: JSON.parse(first.text).thread, at, ok: await echoes(fixture, opened.id, tag) })
-      await rt(fixture, 'close', { id: opened.id })
-    }
+    fresh.push(await openNew(fixture, `new-${n}`, n % 2 ? 'undici' : 'global'))
     await sleep(100)
   }
   await restart
+  // and two more once Watt's restart is over: after both old workers stopped, whatever the timing
+  for (const client of /** @type {const} */ (['global', 'undici'])) fresh.push(await openNew(fixture, `after-${client}`, client))
   const closes = await Promise.all(old.map((s) => rt(fixture, 'closed', { id: s.id, timeout: 30_000 })))
   const events = seen().slice(from)
   const stopping = new Map(events.filter((e) => e.event === 'stopping').map((e) => [e.thread, e.at]))
   t.same([...stopping.keys()].sort(), [...oldThreads].sort(), 'both old workers stopped (their "close" event)')
+  t.comment(`old sockets: ${old.map((s, i) => `${s.tag} ${closes[i].code} ${JSON.stringify(closes[i].reason)} ${closes[i].at - /** @type {number} */ (stopping.get(s.thread))} ms after its worker's stop`).join('; ')}`)
   const cutBy = "packages/channel/lib/http/dispatcher.js: undici's Pool.close() ends in this.destroy() (dispatcher-base.js), " +
     "which PortPool.destroy (line 149) takes for a cut: closeMux(true) closes the retired link's port at once, " +
     'its upgraded streams still open, so every WebSocket on the stopping worker ends with 1006 at its GOAWAY'
