@@ -10,7 +10,7 @@ export function kindsTable (compat) {
   /** @type {any[]} */
   const kinds = compat.kinds ?? []
   if (kinds.length === 0) return []
-  const cost = kinds.map((k) => `${k.kind} ${k.installedMiB ?? '?'} MiB installed, ${formatSeconds(k.seconds)} with its install${k.buildSeconds ? ` and a ${formatSeconds(k.buildSeconds)} build` : ''}`).join('; ')
+  const cost = kinds.map((k) => `${k.kind} ${k.installedMiB ?? '?'} MiB installed, checked in ${formatSeconds(k.seconds)} (${k.installSeconds ? `npm ci ${formatSeconds(k.installSeconds)}` : 'installed before'}${k.buildSeconds ? `, build ${formatSeconds(k.buildSeconds)}` : ''})`).join('; ')
   return [
     'Each kind is a small app under `tools/watt-compat/kinds/<kind>` (its `package.json` pinned, its lockfile committed): the kind\'s ' +
       '`frontend` is the entrypoint and calls a node:http `api` app of two workers with `fetch(\'http://api.plt.local/…\')`, and the `api` ' +
