@@ -8,7 +8,7 @@ export default [
   ...neostandard({
     ts: true,
     // the compat kinds' build output (wattpm build: Next's .next, Vite's client/dist)
-    ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**', 'packages/channel/types/**', 'tools/watt-compat/kinds/*/web/*/.next/**', 'tools/watt-compat/kinds/*/web/*/client/dist/**']
+    ignores: ['node_modules/**', 'results/**', '.cache/**', '.tap/**', 'packages/channel/types/**', 'tools/watt-compat/kinds/*/web/*/.next/**', 'tools/watt-compat/kinds/*/web/*/client/dist/**', 'bench/apps/nextstore/storefront-next/.next/**']
   }),
   {
     name: 'watt-lab/channel-max-len',

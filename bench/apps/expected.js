@@ -40,6 +40,8 @@ export function routeLoad (app, route, { tag, wrong = false }) {
   if (key === 'orders/insert') return orderWrite('insert', tag, off)
   if (key === 'orders/checkout') return orderWrite('checkout', tag, off)
   if (key === 'storefront/page') return storefrontPage(off)
+  if (key === 'nextstore/page') return nextstorePage(off)
+  if (key === 'nextstore/handler') return nextstoreHandler(off)
   throw new Error(`no expectations for ${key}`)
 }
 
@@ -168,6 +170,44 @@ function storefrontPage (off) {
       ])
     }
   }
+}
+
+/**
+ * The Next.js storefront's page: HTML whose <pre id="check"> holds what it rendered from
+ * the product and its category (React escapes the JSON's quotes and ampersands).
+ * @param {number} off
+ * @returns {RouteLoad}
+ */
+function nextstorePage (off) {
+  const { products, categories } = dataset()
+  const paths = shuffled(PRODUCT_COUNT, 5).slice(0, ROTATION).map((id) => `/page/${id}`)
+  const ENTITIES = { '&quot;': '"', '&#x27;': "'", '&amp;': '&', '&lt;': '<', '&gt;': '>' }
+  return {
+    paths,
+    readyPath: paths[0],
+    check: (path, body) => {
+      const product = products[Number(path.slice('/page/'.length)) - 1]
+      const raw = /<pre id="check">([^<]*)<\/pre>/.exec(body)?.[1]
+      const page = raw === undefined ? undefined : parse(raw.replace(/&(quot|#x27|amp|lt|gt);/g, (e) => ENTITIES[/** @type {keyof typeof ENTITIES} */ (e)]))
+      if (!page) return `no rendered check in the page: ${body.slice(0, 80)}`
+      return first([
+        () => same(page.id, product.id, 'id'),
+        () => same(page.priceCents, product.priceCents + off, 'priceCents'),
+        () => same(page.category, categories[product.categoryId - 1].name, 'category')
+      ])
+    }
+  }
+}
+
+/**
+ * The Next.js storefront's route handler: the product row, proxied from the gateway.
+ * @param {number} off
+ * @returns {RouteLoad}
+ */
+function nextstoreHandler (off) {
+  const item = catalogItem(off)
+  const paths = shuffled(PRODUCT_COUNT, 6).slice(0, ROTATION).map((id) => `/api/products/${id}`)
+  return { paths, readyPath: paths[0], check: (path, body) => item.check(path.replace('/api', ''), body) }
 }
 
 /**

@@ -22,7 +22,9 @@ export const PATHS = /** @type {const} */ ([BASELINE_PATH, DROP_IN_PATH, TCP_PAT
 export const APPS = {
   catalog: { routes: ['list', 'item', 'join'], ready: ['/products/1', '/catalog/categories/1'], about: 'gateway → db (SQLite), and gateway → service → db by fetch' },
   orders: { routes: ['insert', 'checkout'], ready: ['/products/1'], about: 'POSTs: gateway → db, and gateway → service → service and db' },
-  storefront: { routes: ['page'], ready: ['/page/1'], about: 'a node:http backend-for-frontend, three fetch calls to the db per page' }
+  storefront: { routes: ['page'], ready: ['/page/1'], about: 'a node:http backend-for-frontend, three fetch calls to the db per page' },
+  // installed and built on demand (nextstore/install.js); left out with the reason when it cannot be
+  nextstore: { routes: ['page', 'handler'], ready: ['/page/1', '/api/products/1'], about: 'a Next.js storefront in front of the catalog: a page rendered from two fetch calls through the gateway to the db, a route handler that proxies one' }
 }
 
 /** Connections per load profile; pipelining is 1 (every answer is matched to its request and checked). */

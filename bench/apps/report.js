@@ -103,7 +103,7 @@ export function appsReport (result) {
 
   return {
     title: 'Watt apps: a gateway with a db and services, writes, and a BFF, over the mesh, the drop-in and TCP',
-    intro: `${failedBanner(result, 'routes')}${machineLine(result)} Dataset: ${config.dataset?.categories} categories and ${fmt(config.dataset?.products)} products (seed ${config.dataset?.seed}), SQLite in a temp dir. The load generator runs on the same machine and shares its cores with the runtime.`,
+    intro: `${failedBanner(result, 'routes')}${machineLine(result)} Dataset: ${config.dataset?.categories} categories and ${fmt(config.dataset?.products)} products (seed ${config.dataset?.seed}), SQLite in a temp dir. The load generator runs on the same machine and shares its cores with the runtime.${(config.skipped ?? []).map((/** @type {{ app: string, reason: string }} */ s) => ` Left out: ${s.app}, ${s.reason}`).join('')}`,
     sections
   }
 }

@@ -12,11 +12,15 @@ import { CATEGORY_COUNT, DATASET_SEED, PRODUCT_COUNT } from './dataset.js'
 import { measureRoute } from './measure.js'
 import { APPS, BASELINE_PATH, byApp, casesFrom, FLAGS } from './plan.js'
 import { appsReport } from './report.js'
+import { installNextStorefront } from './nextstore/install.js'
 import { startAppRuntimes, stopAll } from './runtimes.js'
 import { targetVerdicts } from './targets.js'
 
 /** Rough seconds to start an app's three runtimes side by side, spread over its cases, for the progress estimate only. */
 const STARTS_PER_CASE_S = 3
+
+/** The apps whose packages are installed on demand (hundreds of MB): app → its installer. */
+const INSTALLERS = { nextstore: installNextStorefront }
 
 /** @param {import('./runtimes.js').AppRuntime} runtime */
 function isAlive (runtime) {
@@ -45,6 +49,22 @@ runSuiteCommand({
     }
   }),
   setup: async (flags, plan) => {
+    // an app that cannot be installed or built is left out, with the reason (afterSetup)
+    /** @type {{ app: string, reason: string }[]} */
+    const skipped = []
+    /** @type {Record<string, any>} */
+    const installed = {}
+    for (const [app, install] of Object.entries(INSTALLERS)) {
+      if (!flags.apps.includes(app)) continue
+      try {
+        installed[app] = await install({ log: (line) => process.stderr.write(`${app}: ${line}\n`) })
+      } catch (err) {
+        const message = String(/** @type {Error} */ (err).message)
+        skipped.push({ app, reason: message.split('\n').filter(Boolean).slice(0, 3).join(' ').slice(0, 400) })
+        process.stderr.write(`${app}: left out, it could not be installed or built: ${message.slice(0, 2000)}\n`)
+      }
+    }
+    plan = { ...plan, cases: plan.cases.filter((kase) => !skipped.some((s) => s.app === /** @type {import('./plan.js').AppCase} */ (kase).app)) }
     const databases = seededDatabases()
     process.once('exit', databases.remove) // also after Ctrl-C, which exits from the runner
     /** @type {{ key: string, runtimes: Map<string, import('./runtimes.js').AppRuntime> } | null} */
@@ -77,13 +97,18 @@ runSuiteCommand({
     }
     try {
       // the first app's runtimes before the driver's wait for a quiet machine, so that they settle in it
-      await apps.runtimeFor(/** @type {import('./plan.js').AppCase} */ (plan.cases[0]))
+      if (plan.cases.length) await apps.runtimeFor(/** @type {import('./plan.js').AppCase} */ (plan.cases[0]))
     } catch (err) {
       await stop()
       throw err
     }
-    return { apps, stop }
+    return { apps, stop, skipped, installed }
   },
+  afterSetup: (plan, context) => ({
+    ...plan,
+    cases: plan.cases.filter((kase) => !context.skipped.some((/** @type {{ app: string }} */ s) => s.app === kase.app)),
+    config: { ...plan.config, ...(context.skipped.length ? { skipped: context.skipped } : {}), ...(Object.keys(context.installed).length ? { onDemand: context.installed } : {}) }
+  }),
   // under the closing table: the issue's targets, from this run
   afterRuns: (result) => {
     process.stdout.write(`targets:\n${targetVerdicts(result).map((v) => `  ${v.met == null ? '-' : v.met ? '✓' : '✗'} ${v.label} (target ${v.goal}): ${v.measured}`).join('\n')}\n`)

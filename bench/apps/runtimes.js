@@ -11,7 +11,7 @@ import { startRuntime } from '../lib/runtime.js'
 /** The config file of each path, in an app's folder. */
 export const CONFIG_OF_PATH = { ipc: 'watt.json', 'mesh-port': 'watt.mesh-port.json', tcp: 'watt.tcp.json' }
 /** The loopback port of each app that the tcp config points at (env names in watt.tcp.json). */
-export const TCP_PORT_ENVS = ['APPS_DB_PORT', 'APPS_CATALOG_API_PORT', 'APPS_PRICING_API_PORT', 'APPS_ORDERS_API_PORT']
+export const TCP_PORT_ENVS = ['APPS_DB_PORT', 'APPS_CATALOG_API_PORT', 'APPS_PRICING_API_PORT', 'APPS_ORDERS_API_PORT', 'APPS_GATEWAY_PORT']
 
 /**
  * @typedef {import('../lib/runtime.js').Runtime & { app: string, path: string, dbFile: string }} AppRuntime

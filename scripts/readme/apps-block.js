@@ -72,6 +72,14 @@ function sentences (result, v) {
   if (has('storefront/page')) {
     lines.push(`- **A plain \`node:http\` backend-for-frontend** (storefront, three \`fetch\` calls to the db per page, no gateway): the drop-in served ${times(v.ratio('storefront/page', 'mesh-port', 'ipc'))} the mesh (${p99('storefront/page')}, ${cpu('storefront/page')}).`)
   }
+  if (has('nextstore/page') || has('nextstore/handler')) {
+    const parts = []
+    const tcp = (/** @type {string} */ profile) => { const r = v.ratio(profile, 'mesh-port', 'tcp'); return r ? `, ${times(r)} loopback TCP` : '' }
+    if (has('nextstore/page')) parts.push(`${times(v.ratio('nextstore/page', 'mesh-port', 'ipc'))} the mesh's requests on a page it renders from two \`fetch\` calls through the gateway to the db (${p99('nextstore/page')}${tcp('nextstore/page')})`)
+    if (has('nextstore/handler')) parts.push(`${times(v.ratio('nextstore/handler', 'mesh-port', 'ipc'))} on an App Router route handler that proxies one (${p99('nextstore/handler')}${tcp('nextstore/handler')})`)
+    lines.push(`- **A Next.js storefront in front of the catalog** (nextstore, \`@platformatic/next\`, production build): the drop-in served ${parts.join('; ')}.`)
+  }
+  for (const { app, reason } of result.config?.skipped ?? []) lines.push(`- **${app}** was left out of this run: ${reason}`)
   const versusTcp = (/** @type {string[]} */ profiles) => profiles.map((p) => v.ratio(p, 'mesh-port', 'tcp')).filter((r) => r != null).map((r) => /** @type {{ median: number }} */ (r).median)
   const range = (/** @type {number[]} */ xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×`
   const [low, busy] = [versusTcp(v.profiles.filter((p) => !p.includes('@'))), versusTcp(v.profiles.filter((p) => p.endsWith('@busy')))]
