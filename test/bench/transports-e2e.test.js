@@ -1,5 +1,8 @@
-// The transport bench end to end, very short, on private ports: the result
-// schema, the report files, and a forced failure reported as FAILED.
+// The transport bench end to end, very short, on private ports, with the runtimes
+// it starts itself: the result schema and the report files. A forced failure
+// reported as FAILED and the order of profiles and rounds are checked on a running
+// runtime the bench reuses (test/bench/reuse.test.js): each bench that starts its
+// own runtime costs a start.
 import t from 'tap'
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -12,7 +15,7 @@ import { transportsFlag } from '../../bench/transports/profiles.js'
 import { inOwnRuntime, transportNamed } from '../../lib/topology.js'
 
 const run = promisify(execFile)
-// Two runtimes (mesh-port's own) and eight runs: room on a loaded box.
+// Two runtimes (mesh-port's own) and a run per transport: room on a loaded box.
 t.setTimeout(360_000)
 const root = join(import.meta.dirname, '..', '..')
 
@@ -72,30 +75,4 @@ t.test('every hosted transport, verified, schema and report', async (t) => {
   t.ok(existsSync(join(dir, 'report.md')))
   t.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<svg[^>]*>/)
   t.notOk(await isListening(Number(ports.PORT)), 'the runtime it started is stopped')
-})
-
-t.test('a run with non-2xx responses is FAILED, exits non-zero, and keeps no number', async (t) => {
-  const dir = t.testdir()
-  const out = join(dir, 'f.json')
-  // node3 answers a wrong body: every request answers 502 naming it
-  const { code, stdout } = await bench(['--duration', '1', '--warmup', '0', '--profiles', 'latency', '--transports', 'ipc,tcp', '--fault', 'node3:corrupt', '--out', out, '--wrk', 'off'])
-  t.equal(code, 1)
-  t.match(stdout, /FAILED/)
-  const result = JSON.parse(readFileSync(out, 'utf8'))
-  t.equal(result.failed, true)
-  t.equal(result.complete, true, 'every run is measured, failed or not')
-  t.same(result.runs.map((r) => r.ok), [false, false])
-  t.match(result.runs[0].failures.join(), /non-2xx \(\d+×502\)/)
-  t.equal(result.summary.latency.ipc.failed, true)
-  t.notOk('requestsPerSec' in result.summary.latency.ipc)
-})
-
-t.test('each profile runs all its rounds before the next, lightest first, whatever the flag order', async (t) => {
-  const dir = t.testdir()
-  const out = join(dir, 'o.json')
-  const { code, stdout, stderr } = await bench(['--duration', '1', '--warmup', '0', '--profiles', 'seed,latency', '--rounds', '2', '--transports', 'tcp', '--out', out, '--wrk', 'off'])
-  t.equal(code, 0, `${stdout}\n${stderr}`)
-  const result = JSON.parse(readFileSync(out, 'utf8'))
-  t.same(result.runs.map((r) => `${r.profile}/${r.round}`), ['latency/1', 'latency/2', 'seed/1', 'seed/2'])
-  t.ok(result.runs.every((r) => r.ok), 'all verified')
 })

@@ -1,6 +1,8 @@
 // Which app kinds the drop-in serves over http-port and which fall back to the
 // mesh, with configuration alone (test/mesh-port/fixture/watt.mesh-port.json is
 // watt.json plus the undici block), proved by the drop-in's own stats and counter.
+// The same calls without the drop-in (no route, no counter) are checked in
+// semantics.test.js, on the mesh runtime it starts anyway.
 import { setTimeout as sleep } from 'node:timers/promises'
 import tap, { test } from 'tap'
 import { HOLD_MS, HOLD_SLACK, SPREAD } from '../../packages/channel/lib/mesh-port/route.js'
@@ -63,14 +65,6 @@ test('unknown *.plt.local hosts fail as the mesh fails them; other origins are u
   t.equal(tcp.text, 'hello plain', 'loopback TCP answers')
   const stats = await fixture.stats()
   t.same(Object.keys(stats).sort(), routes, 'neither request became a drop-in route')
-})
-
-test('without the drop-in the same calls answer over the mesh and the counter does not exist', async (t) => {
-  const fixture = await startFixture(t, 'mesh', { apps: ['plain'] })
-  const answer = await fixture.call('http://plain.plt.local', '/hello')
-  t.equal(answer.text, 'hello plain')
-  t.same(await fixture.stats(), {}, 'no route was made')
-  t.same(await fixture.counted(), {}, 'no drop-in counter on the metrics endpoint')
 })
 
 test('an application with two workers gets its even share in turn, and a burst is spread', async (t) => {

@@ -22,6 +22,14 @@ test('drop-in, mesh and TCP answer alike', async (t) => {
   await ways['drop-in']('/hello')
   t.equal((await dropIn.stats()).plain.path, 'http-port', 'the drop-in runtime reaches plain over http-port')
 
+  // kinds.test.js's case without the drop-in, on this file's mesh runtime (the same config): a start less
+  t.test('without the drop-in the same calls answer over the mesh and the counter does not exist', async (t) => {
+    const answer = await mesh.call('http://plain.plt.local', '/hello')
+    t.equal(answer.text, 'hello plain')
+    t.same(await mesh.stats(), {}, 'no route was made')
+    t.same(await mesh.counted(), {}, 'no drop-in counter on the metrics endpoint')
+  })
+
   t.test('status, headers and small bodies', async (t) => {
     for (const code of [200, 201, 404, 500, 503]) {
       for (const [way, call] of Object.entries(ways)) {

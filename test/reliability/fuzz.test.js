@@ -4,9 +4,16 @@
 // runtime must not crash, hang or restart anything; no 5xx but deliberate
 // (fault-injected) 502/504; every 4xx a JSON error. The last three tests pin
 // the bugs this pass found first (fixed in 90fd848).
+// Then the binds, from the OS, on the same runtime (it was a start of its own):
+// every listening socket of the runtime (entry, metrics, the four services' own
+// ports) is on 127.0.0.1 and the management API is a unix socket in an owner-only
+// directory. (The transport bench's own tree is checked mid-run in shutdown.test.js,
+// which starts one anyway.)
 import t from 'tap'
 import { request } from 'undici'
+import { describeSocket, hasProcFs, listeningSockets } from '../../bench/reliability/os-sockets.js'
 import { startPrivateRuntime } from '../../bench/reliability/private-runtime.js'
+import { checkTreeBinds } from '../../bench/reliability/scenarios/binds.js'
 import { fuzzRoutes } from '../../bench/reliability/scenarios/fuzz.js'
 import { availableTransports } from '../../lib/topology.js'
 
@@ -46,4 +53,16 @@ t.test('an infinite size or fanout is a 400, not a 502 blaming a service', async
       t.equal(statusCode, 400, `${transport}?${query}`)
     }
   }
+})
+
+t.test('binds: the runtime listens on 127.0.0.1 only, every port seen', { skip: hasProcFs() ? false : 'binds are read from /proc: Linux only' }, async (t) => {
+  const { failures, sockets, management } = checkTreeBinds({ label: 'runtime', pid: runtime.pid, expectedPorts: Object.values(runtime.ports), managementPid: runtime.pid })
+  t.same(failures, [])
+  const inet = sockets.filter((s) => !s.startsWith('unix'))
+  t.same(inet.sort(), Object.values(runtime.ports).map((port) => `tcp 127.0.0.1:${port}`).sort(), 'exactly the six ports, all on 127.0.0.1')
+  t.match(management, { listening: true, directoryMode: '700' })
+})
+
+t.test('binds: the runner (load generator, fuzzer, probes) never listens', { skip: hasProcFs() ? false : 'binds are read from /proc: Linux only' }, async (t) => {
+  t.same(listeningSockets([process.pid]).map(describeSocket), [])
 })

@@ -5,7 +5,7 @@ import { connect } from 'node:net'
 import { once } from 'node:events'
 import { request } from 'undici'
 import { isListening } from '../../bench/lib/ports.js'
-import { availableTransports, SERVICES as SERVICE_RECORDS } from '../../lib/topology.js'
+import { availableTransports, routeOf, SERVICES as SERVICE_RECORDS } from '../../lib/topology.js'
 import { privateRuntime } from '../helpers/runtime.js'
 
 const TRANSPORTS = availableTransports()
@@ -126,8 +126,18 @@ t.test('a downstream too slow gives 504 naming it, within the per-call timeout',
   t.equal(statusCode, 200)
 })
 
+// test/web/mesh-port-runtime.test.js's plain side, on this runtime (its start was most of that case)
+t.test('the plain runtime: the mesh-port route says it needs the drop-in runtime (503)', async (t) => {
+  const { statusCode, json } = await get(`${runtime.url}${routeOf('mesh-port')}`)
+  t.equal(statusCode, 503)
+  t.match(json, { statusCode: 503, transport: 'mesh-port', message: /no mesh-port drop-in.*watt\.mesh-port\.json/ })
+  const ipc = await get(`${runtime.url}${routeOf('ipc')}`)
+  t.equal(ipc.statusCode, 200, 'ipc, the mesh, answers beside it')
+})
+
 t.test('the runtime stops cleanly: process gone, no port left listening', async (t) => {
   await runtime.stop()
+  t.notMatch(runtime.output(), /Timeout while (waiting|stopping)|Killing a worker/, 'Watt neither timed out nor killed a worker at the stop')
   t.throws(() => process.kill(runtime.pid, 0), { code: 'ESRCH' }, 'runtime process has exited')
   for (const [name, port] of Object.entries(runtime.ports)) {
     t.notOk(await isListening(port), `${name} ${port} is closed`)
