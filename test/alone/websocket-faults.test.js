@@ -186,10 +186,7 @@ test('a restart of the callee: sockets on the stopping workers stay open until t
   const stopping = new Map(events.filter((e) => e.event === 'stopping').map((e) => [e.thread, e.at]))
   t.same([...stopping.keys()].sort(), [...oldThreads].sort(), 'both old workers stopped (their "close" event)')
   t.comment(`old sockets: ${old.map((s, i) => `${s.tag} ${closes[i].code} ${JSON.stringify(closes[i].reason)} ${closes[i].at - /** @type {number} */ (stopping.get(s.thread))} ms after its worker's stop`).join('; ')}`)
-  const cutBy = "packages/channel/lib/http/dispatcher.js: undici's Pool.close() ends in this.destroy() (dispatcher-base.js), " +
-    "which PortPool.destroy (line 149) takes for a cut: closeMux(true) closes the retired link's port at once, " +
-    'its upgraded streams still open, so every WebSocket on the stopping worker ends with 1006 at its GOAWAY'
-  t.test('the old sockets stay open while their worker stops, until the app closes them', { todo: cutBy }, async (t) => {
+  t.test('the old sockets stay open while their worker stops, until the app closes them', async (t) => {
     t.ok(closes.every((c) => c.code === 1001 && c.reason === 'worker stopping' && c.wasClean),
       `every old socket closed by the app, 1001 "worker stopping", cleanly (${closes.map((c) => `${c.code} ${c.reason}`).join(', ')}): none was cut`)
     for (const [i, s] of old.entries()) {

@@ -100,8 +100,8 @@ export class PortPool extends Pool {
    * @param {{ application: string, connections: number | null, window: number, pool?: PoolOptions }} options
    */
   constructor (origin, openMux, { application, connections, window, pool = {} }) {
-    /** @type {{ last: PortMux | null, closed: boolean }} */
-    const state = { last: null, closed: false }
+    /** @type {{ last: PortMux | null, closed: boolean, closing: boolean }} */
+    const state = { last: null, closed: false, closing: false }
     /** @type {import('undici').buildConnector.connector} */
     const connect = (_options, callback) => {
       // Always answers in a later turn: called synchronously, the first request was never sent.
@@ -132,6 +132,7 @@ export class PortPool extends Pool {
    * @returns {any}
    */
   close (callback) {
+    this.state.closing = true
     if (typeof callback !== 'function') return super.close(callback)
     /** @type {any} */
     const closed = (/** @type {any} */ err, /** @type {any} */ data) => {
@@ -142,6 +143,8 @@ export class PortPool extends Pool {
   }
 
   /**
+   * A cut: the port closes at once, upgraded connections too. But undici's close() ends in a
+   * destroy() of its own, with no error: that one leaves the port to the WebSockets still on it.
    * @param {any} [err]
    * @param {any} [callback]
    * @returns {any}
@@ -149,9 +152,10 @@ export class PortPool extends Pool {
   destroy (err, callback) {
     if (typeof err === 'function') { callback = err; err = null }
     if (typeof callback !== 'function') return super.destroy(err, callback)
+    const cut = err != null || !this.state.closing
     /** @type {any} */
     const destroyed = (/** @type {any} */ error, /** @type {any} */ data) => {
-      this.closeMux(true)
+      this.closeMux(cut)
       callback(error, data)
     }
     super.destroy(err, destroyed)

@@ -110,6 +110,45 @@ t.test('close() lets a request in flight finish, then closes the port; destroy()
   t.ok(other.state.closed)
 })
 
+t.test('close() leaves an upgraded connection open until it closes; destroy() cuts it', async (t) => {
+  const { messaging, server } = app()
+  /** @type {Error[]} */
+  const serverErrors = []
+  server.on('upgrade', (_req, socket) => {
+    socket.on('error', (err) => serverErrors.push(err))
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: echo\r\nconnection: upgrade\r\n\r\n')
+    socket.on('data', (data) => socket.write(data))
+    socket.on('end', () => socket.end())
+  })
+  const upgraded = async (/** @type {Pool} */ pool) => {
+    const { socket } = await pool.upgrade({ path: '/ws', protocol: 'echo' })
+    return socket
+  }
+  const echo = (/** @type {import('node:stream').Duplex} */ socket, /** @type {string} */ text) => new Promise((resolve, reject) => {
+    socket.once('data', (data) => resolve(String(data)))
+    socket.once('error', reject)
+    socket.write(text)
+  })
+
+  const graceful = createHttpPortDispatcher('app', { messaging })
+  const kept = await upgraded(graceful)
+  await graceful.close()
+  t.equal(await echo(kept, 'after close'), 'after close', 'the pool is closed, its WebSocket goes on (undici\'s close ends in a destroy of its own)')
+  kept.end()
+  await new Promise((resolve) => kept.once('close', resolve))
+  t.pass('and closes when its ends are done')
+
+  const cut = createHttpPortDispatcher('app', { messaging })
+  const doomed = await upgraded(cut)
+  const closed = new Promise((resolve) => doomed.once('close', resolve))
+  doomed.on('error', () => {})
+  await cut.destroy()
+  await closed
+  t.ok(doomed.destroyed, 'a destroy cuts it')
+  while (serverErrors.length === 0) await new Promise((resolve) => setImmediate(resolve))
+  t.match(serverErrors, [{ code: 'ECONNRESET' }], 'and the server\'s end sees a reset, as from a TCP peer that went away')
+})
+
 t.test('checkPoolOptions gives the checked options with their defaults', async (t) => {
   t.same(checkPoolOptions({ connections: 4, window: undefined, pool: { keepAliveTimeout: 5 } }),
     { connections: 4, window: DEFAULT_WINDOW, pool: { keepAliveTimeout: 5 } })
