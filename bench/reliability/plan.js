@@ -32,7 +32,6 @@ export const FLAGS = {
   'recovery-limit-ms': { type: 'integer', default: 5000, min: 0, max: 120_000, help: 'faults: errors must stop this soon after the service is back' },
   'latency-slack-ms': { type: 'integer', default: 1000, min: 0, max: 60_000, help: 'faults: an error may take the call timeout plus this' },
   'shutdown-suites': { type: 'list', choices: SUITE_NAMES, help: `shutdown: benches interrupted mid-run (default ${DEFAULT_SUITES.join(',')}, quick ${QUICK_SUITES.join(',')})` },
-  wire: { type: 'string', default: 'http', choices: ['http', 'frames'], help: 'the drop-in\'s wire in mesh-port\'s runtime; frames: its cases alone (load, leaks, fuzz, one worker\'s faults, binds) over { wire: \'frames\' }' },
   'call-timeout-ms': { type: 'integer', default: 3000, min: 100, max: 600_000, help: 'the runtime\'s CALL_TIMEOUT_MS' },
   out: { type: 'string', help: 'result JSON path (default results/reliability-<time>.json)' }
 }
@@ -133,12 +132,6 @@ export function casesFrom (settings) {
     }
     cases.push({ profile: 'shutdown', target: 'transports: SIGTERM to the bench after a run', suite: 'transports', signal: 'SIGTERM', to: 'process', when: 'after-first-run' })
     cases.push({ profile: 'shutdown', target: 'transports: Ctrl-C while its runtime starts', suite: 'transports', signal: 'SIGINT', to: 'group', when: 'during-startup' })
-  }
-  // The frames wire changes mesh-port's runtime only: its cases alone, each named for the wire (a Ctrl-C of
-  // a bench starts the bench's own runtime, on the default wire, and the scaler runs the test fixture's).
-  if (settings.wire === 'frames') {
-    return cases.filter((kase) => kase.transport && inOwnRuntime(kase.transport) && kase.profile !== 'shutdown')
-      .map((kase) => ({ ...kase, target: `${kase.target}, frames wire` }))
   }
   return cases
 }

@@ -64,9 +64,9 @@ runSuiteCommand({
       },
       meshPort: async () => {
         if (!meshOpened) {
-          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs, meshPort: true, wire: settings.wire, workers: { [settings.faultService]: 2 } })
+          const runtime = await startPrivateRuntime({ callTimeoutMs: settings.callTimeoutMs, meshPort: true, workers: { [settings.faultService]: 2 } })
           meshOpened = { runtime, control: createWattControl(runtime.pid) }
-          process.stderr.write(`started mesh-port's private runtime (pid ${runtime.pid}, ${runtime.configFile}, ${settings.faultService} at 2 workers, ${settings.wire ?? 'http'} wire) at ${runtime.url}\n`)
+          process.stderr.write(`started mesh-port's private runtime (pid ${runtime.pid}, ${runtime.configFile}, ${settings.faultService} at 2 workers) at ${runtime.url}\n`)
         }
         return meshOpened
       },

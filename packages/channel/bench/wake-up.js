@@ -1,4 +1,4 @@
-// Measures the channel kinds and shm wake-ups between two real threads, outside
+// Measures the channel kinds and flushes between two real threads, outside
 // Watt: µs per call for one call at a time, and calls per second for 10 loops of
 // 4 concurrent calls (the lab's fan-out at c10). Run under the measurement lock:
 //   flock /tmp/watt-measure.lock npx node packages/channel/bench/wake-up.js [seconds]
@@ -8,11 +8,9 @@ import { startCallee } from '../test/helpers/worker-messaging.js'
 const seconds = Number(process.argv[2] ?? 2)
 const variants = [
   { label: 'port', options: { kind: 'port' } },
-  { label: 'port, flush at setImmediate', options: { kind: 'port', flush: 'immediate' }, serveOptions: { flush: 'immediate' } },
-  { label: 'shm, MessagePort doorbell, ring when idle', options: { kind: 'shm', bell: 'port' } },
-  { label: 'shm, MessagePort doorbell, ring always', options: { kind: 'shm', bell: 'port', bellWhenIdleOnly: false } },
-  { label: 'shm, Atomics.waitAsync, ring when idle', options: { kind: 'shm', bell: 'wait-async' } },
-  { label: 'shm, Atomics.waitAsync, ring always', options: { kind: 'shm', bell: 'wait-async', bellWhenIdleOnly: false } }
+  { label: 'port, flush per turn', options: { kind: 'port', flush: 'turn' }, serveOptions: { flush: 'turn' } },
+  { label: 'shm', options: { kind: 'shm' } },
+  { label: 'shm, flush per turn', options: { kind: 'shm', flush: 'turn' }, serveOptions: { flush: 'turn' } }
 ]
 const answer = { service: 'node3', size: 64, pad: 'x'.repeat(64) }
 

@@ -6,7 +6,10 @@ import { type CallRequest, type CallResult, DownstreamError, type Transport, typ
 
 const BACKSTOP_MARGIN_MS = 1000
 
-export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm'): Transport {
+// What a variant may change (LAB_EXTRA_TRANSPORTS, docs/adding-a-transport.md): the flush, the ring.
+export type ChannelTuning = { flush?: 'callback' | 'turn', ringBytes?: number }
+
+export function createChannelTransport ({ name, callTimeoutMs }: TransportSettings, kind: 'port' | 'shm', tuning: ChannelTuning = {}): Transport {
   const clients = new Map<string, ChannelClient>()
   function clientFor (service: string): ChannelClient {
     let client = clients.get(service)
@@ -20,7 +23,7 @@ export function createChannelTransport ({ name, callTimeoutMs }: TransportSettin
       // several HTTP requests per event-loop turn, one callback each, and this merges
       // their calls into one message per service (measured at c10 p1: port 8,609–9,395
       // req/s against 5,459–5,576 flushing per microtask, CPU per call 30 µs against 60).
-      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE, flush: 'turn' })
+      client = connect(service, { kind, timeoutMs: callTimeoutMs + BACKSTOP_MARGIN_MS, maxPayloadBytes: 2 * MAX_SIZE, flush: 'turn', ...tuning })
       clients.set(service, client)
     }
     return client
