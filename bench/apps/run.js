@@ -60,7 +60,9 @@ runSuiteCommand({
         installed[app] = await install({ log: (line) => process.stderr.write(`${app}: ${line}\n`) })
       } catch (err) {
         const message = String(/** @type {Error} */ (err).message)
-        skipped.push({ app, reason: message.split('\n').filter(Boolean).slice(0, 3).join(' ').slice(0, 400) })
+        // the lines that say what failed, without npm's prefixes and its error code
+        const lines = message.split('\n').map((line) => line.replace(/^npm error\s*/, '').trim()).filter((line) => line && !/^code \w+$/.test(line))
+        skipped.push({ app, reason: lines.slice(0, 3).join(' ').slice(0, 400) })
         process.stderr.write(`${app}: left out, it could not be installed or built: ${message.slice(0, 2000)}\n`)
       }
     }
