@@ -7,6 +7,7 @@
 // 2,000), and a client that leaves (tcp and mesh-port told in 8 and 10 ms, the
 // mesh never). The summary is the harness's own summarize().
 import { summarize } from '../../bench/lib/results.js'
+import { PATHS } from '../../bench/realtime/plan.js'
 
 const REFUSED = '10 of 10 WebSocket(s) to ws://chat.plt.local/echo did not open: error event, message "", then close 1006 before open (×10)'
 
@@ -17,7 +18,7 @@ export function fakeRealtimeResult ({ failed = [] } = {}) {
   const runs = []
   for (const round of [1, 2]) {
     const k = round === 1 ? 1 : 1.1
-    for (const path of ['ipc', 'tcp', 'mesh-port']) {
+    for (const path of PATHS) {
       const profile = 'ws 10×64 B'
       const refused = path === 'ipc' || failed.includes(`${profile}:${path}`)
       runs.push({
@@ -37,7 +38,7 @@ export function fakeRealtimeResult ({ failed = [] } = {}) {
         resources: refused ? {} : { cpuMicrosPerRoundTrip: path === 'tcp' ? 90 : 60, edgeCpuMicrosPerRoundTrip: 30 }
       })
     }
-    for (const path of ['ipc', 'tcp', 'mesh-port']) {
+    for (const path of PATHS) {
       const profile = 'sse 10'
       const bad = failed.includes(`${profile}:${path}`)
       runs.push({
@@ -56,7 +57,7 @@ export function fakeRealtimeResult ({ failed = [] } = {}) {
         loadgen: { cpuSeconds: 0.3, cpuPercent: 10 }
       })
     }
-    for (const path of ['ipc', 'tcp', 'mesh-port']) {
+    for (const path of PATHS) {
       const told = path !== 'ipc'
       runs.push({
         target: path,

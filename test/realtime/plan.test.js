@@ -19,7 +19,7 @@ t.test('the defaults: 4 echo profiles, 2 fan-outs and the leave check, each on t
   const cases = casesFrom(flagsOf([]))
   t.same([...new Set(cases.map((c) => c.profile))], ['ws 10×64 B', 'ws 10×16 KiB', 'ws 100×64 B', 'ws 100×16 KiB', 'sse 10', 'sse 100', 'client leaves'])
   t.equal(cases.length, 7 * PATHS.length)
-  t.same(cases.slice(0, 3).map((c) => c.path), ['ipc', 'tcp', 'mesh-port'], 'a profile\'s paths side by side')
+  t.same(cases.slice(0, 3).map((c) => c.path), [...PATHS], 'a profile\'s paths side by side')
   t.match(cases[0], { target: 'ipc', kind: 'ws', sockets: 10, size: 64 })
   t.match(cases.find((c) => c.profile === 'sse 100'), { kind: 'sse', subscribers: 100 })
   const plan = planRuns(cases, 3)
