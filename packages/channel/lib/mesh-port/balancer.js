@@ -60,7 +60,7 @@ export function choose (links, hold, now, inTurn) {
   // One worker per event-loop turn at least, so the turn's requests leave in one
   // message to one thread; every SPREAD requests of a turn, the least loaded is
   // picked again (D-turn-holder, D-spread).
-  if (inTurn) return kept(hold) ?? pick(leastLoaded(links, turn).link, turn, now)
+  if (inTurn) return kept(hold) ?? renewed(links, hold, now)
   if (held !== null && !held.stalled && now - heldSince < HOLD_MS) {
     // Kept while at most HOLD_SLACK ahead of the least loaded (which may be itself).
     const least = leastLoaded(links, turn)
@@ -81,6 +81,18 @@ export function choose (links, hold, now, inTurn) {
 export function kept (hold) {
   const { held, heldFor, heldSince, turn } = hold
   return held !== null && heldFor < SPREAD ? { held, heldFor: heldFor + 1, heldSince, turn } : null
+}
+
+/**
+ * Within a turn, once the held link has taken SPREAD requests: the least loaded, held from `now`.
+ * @template {Candidate} L
+ * @param {readonly L[]} links  two or more
+ * @param {Hold<L>} hold
+ * @param {number} now
+ * @returns {Hold<L>}
+ */
+export function renewed (links, hold, now) {
+  return pick(leastLoaded(links, hold.turn).link, hold.turn, now)
 }
 
 /**

@@ -2,7 +2,7 @@
 // One target application as seen from one calling thread: an http-port link per started worker
 // (links.js), or the reason it falls back to Watt's mesh. While no link is open (first contact,
 // a restart in progress, a refusal) requests take the mesh or wait for the look under way.
-import { choose, kept, leastLoaded, NO_HOLD, without } from './balancer.js'
+import { choose, kept, leastLoaded, NO_HOLD, renewed, without } from './balancer.js'
 import { MESH_PORT_KIND } from './callee.js'
 import { countCall, WorkerLinks } from './links.js'
 import { retryTally, tally } from './metrics.js'
@@ -148,16 +148,16 @@ export class ApplicationRoute {
       return null
     }
     if (links.length === 1) return links[0]
-    const inTurn = this.inTurn
-    const held = inTurn ? kept(this.hold) : null // most requests: no clock, no look at loads
-    if (held !== null) return (this.hold = held).held
-    const now = performance.now()
-    if (!inTurn) {
-      survey(links, now, this.watch) // once a turn, before the turn's worker is picked
-      this.inTurn = true
-      setImmediate(this.endTurn)
+    if (this.inTurn) {
+      // most requests: no clock, no look at loads; every SPREAD-th of a turn, the least loaded anew
+      this.hold = kept(this.hold) ?? renewed(links, this.hold, performance.now())
+      return this.hold.held
     }
-    this.hold = choose(this.links, this.hold, now, inTurn)
+    const now = performance.now()
+    survey(links, now, this.watch) // once a turn, before the turn's worker is picked
+    this.inTurn = true
+    setImmediate(this.endTurn)
+    this.hold = choose(links, this.hold, now, false)
     return this.hold.held
   }
 

@@ -3,7 +3,7 @@
 // stalled; every SPREAD requests of one turn the least loaded again; ties in turn.
 import t from 'tap'
 import {
-  choose, HOLD_MS, HOLD_SLACK, kept, leastLoaded, NO_HOLD, SPREAD, without
+  choose, HOLD_MS, HOLD_SLACK, kept, leastLoaded, NO_HOLD, renewed, SPREAD, without
 } from '../../lib/mesh-port/balancer.js'
 
 /** @param {number[]} loads  requests in flight per link */
@@ -81,6 +81,13 @@ t.test('kept(): the held link\'s next request of the turn without a clock, or nu
   const one = Object.freeze({ held: link, heldFor: 1, heldSince: 7, turn: 3 })
   t.same(kept(one), { held: link, heldFor: 2, heldSince: 7, turn: 3 }, 'one more, the slice and turn count kept')
   t.equal(kept({ held: link, heldFor: SPREAD, heldSince: 7, turn: 3 }), null, 'SPREAD taken')
+})
+
+t.test('renewed(): once SPREAD are taken, the least loaded, held from now, the same as choose() in a turn', async (t) => {
+  const [links, hold] = frozen(linksWith([5, 1, 3]), { held: null, heldFor: SPREAD, heldSince: 7, turn: 4 })
+  const hold2 = { ...hold, held: links[0] }
+  t.same(renewed(links, hold2, 20), { held: links[1], heldFor: 1, heldSince: 20, turn: 5 }, 'the least loaded, a new slice from now')
+  t.same(renewed(links, hold2, 20), choose(links, hold2, 20, true), 'what choose() gives in a turn once kept() is null')
 })
 
 t.test('ties go round robin, slice after slice', async (t) => {
