@@ -13,7 +13,8 @@ import { measureRoute } from './measure.js'
 import { APPS, BASELINE_PATH, byApp, casesFrom, FLAGS } from './plan.js'
 import { appsReport } from './report.js'
 import { installNextStorefront } from './nextstore/install.js'
-import { startAppRuntimes, stopAll } from './runtimes.js'
+import { isAlive, stopAll } from '../lib/runtime-set.js'
+import { startAppRuntimes } from './runtimes.js'
 import { targetVerdicts } from './targets.js'
 
 /** Rough seconds to start an app's three runtimes side by side, spread over its cases, for the progress estimate only. */
@@ -21,15 +22,6 @@ const STARTS_PER_CASE_S = 3
 
 /** The apps whose packages are installed on demand (hundreds of MB): app → its installer. */
 const INSTALLERS = { nextstore: installNextStorefront }
-
-/** @param {import('./runtimes.js').AppRuntime} runtime */
-function isAlive (runtime) {
-  try {
-    return runtime.pid !== null && process.kill(runtime.pid, 0)
-  } catch {
-    return false
-  }
-}
 
 runSuiteCommand({
   name: 'apps',

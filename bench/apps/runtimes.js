@@ -3,6 +3,7 @@
 // watt.json (ipc), watt.mesh-port.json (the drop-in's undici block) and
 // watt.tcp.json (the apps' loopback ports as origins). Each gets free ports and
 // its own copy of the seeded database. Only one app's runtimes are up at a time.
+import { startAllOrNone } from '../lib/runtime-set.js'
 import { relative } from 'node:path'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { freePorts } from '../lib/ports.js'
@@ -39,7 +40,7 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
   const perRuntime = 2 + TCP_PORT_ENVS.length
   // one call for every port: ports asked for separately could coincide before anything binds them
   const ports = await freePorts(perRuntime * paths.length)
-  const started = await Promise.allSettled(paths.map(async (path, i) => {
+  return startAllOrNone(paths, async (path, i) => {
     const [entry, metrics, ...tcp] = ports.slice(i * perRuntime, (i + 1) * perRuntime)
     const file = dbFile(`${app}-${path}`)
     const runtime = await startDespiteAborts(() => startRuntime({
@@ -56,15 +57,7 @@ export async function startAppRuntimes ({ app, paths, readyPaths, dbFile }) {
       }
     }), `${app} on ${path}`)
     return /** @type {AppRuntime} */ ({ ...runtime, app, path, dbFile: file })
-  }))
-  const runtimes = new Map()
-  for (const outcome of started) if (outcome.status === 'fulfilled') runtimes.set(outcome.value.path, outcome.value)
-  const failed = started.find((outcome) => outcome.status === 'rejected')
-  if (failed) {
-    await stopAll(runtimes)
-    throw /** @type {PromiseRejectedResult} */ (failed).reason
-  }
-  return runtimes
+  })
 }
 
 /**
@@ -89,9 +82,3 @@ async function startDespiteAborts (start, what) {
 /** At one abort in three, five attempts leave about one start in 400 failing. */
 const START_ATTEMPTS = 5
 const KNOWN_ABORT = /RemoveEnvironmentCleanupHook|Assertion failed: \(env\) != nullptr/
-
-/** @param {Map<string, AppRuntime>} runtimes */
-export async function stopAll (runtimes) {
-  await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()))
-  runtimes.clear()
-}

@@ -13,16 +13,8 @@ import { measureRealtime } from './measure.js'
 import { isMeshWebSocketRefusal } from './figures.js'
 import { casesFrom, FLAGS, secondsPerCase, TCP_PATH } from './plan.js'
 import { realtimeReport } from './report.js'
-import { startPathRuntimes, stopAll } from './runtimes.js'
-
-/** @param {import('./runtimes.js').PathRuntime} runtime */
-function isAlive (runtime) {
-  try {
-    return runtime.pid !== null && process.kill(runtime.pid, 0)
-  } catch {
-    return false
-  }
-}
+import { isAlive, stopAll } from '../lib/runtime-set.js'
+import { startPathRuntimes } from './runtimes.js'
 
 runSuiteCommand({
   name: 'realtime',

@@ -3,6 +3,7 @@
 // (Watt's mesh), watt.tcp.json (chat and feed on loopback ports of their own,
 // edge calling them there) and watt.mesh-port.json (watt.json plus the drop-in's
 // undici block). All are up for the whole run, so rounds interleave the paths.
+import { startAllOrNone } from '../lib/runtime-set.js'
 import { relative } from 'node:path'
 import { PROJECT_ROOT } from '../lib/paths.js'
 import { freePorts } from '../lib/ports.js'
@@ -36,7 +37,7 @@ export async function startPathRuntimes (paths) {
   const perRuntime = 2 + TCP_PORT_ENVS.length
   // one call for every port: ports asked for separately could coincide before anything binds them
   const ports = await freePorts(perRuntime * paths.length)
-  const started = await Promise.allSettled(paths.map(async (path, i) => {
+  return startAllOrNone(paths, async (path, i) => {
     const [entry, metrics, ...tcp] = ports.slice(i * perRuntime, (i + 1) * perRuntime)
     const configFile = configFileOf(path)
     const runtime = await startRuntime({
@@ -52,20 +53,5 @@ export async function startPathRuntimes (paths) {
       }
     })
     return /** @type {PathRuntime} */ ({ ...runtime, path, configFile })
-  }))
-  /** @type {Map<string, PathRuntime>} */
-  const runtimes = new Map()
-  for (const outcome of started) if (outcome.status === 'fulfilled') runtimes.set(outcome.value.path, outcome.value)
-  const failed = started.find((outcome) => outcome.status === 'rejected')
-  if (failed) {
-    await stopAll(runtimes)
-    throw /** @type {PromiseRejectedResult} */ (failed).reason
-  }
-  return runtimes
-}
-
-/** @param {Map<string, PathRuntime>} runtimes */
-export async function stopAll (runtimes) {
-  await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()))
-  runtimes.clear()
+  })
 }
