@@ -107,7 +107,7 @@ export default function createMeshPortInterceptor (options = {}) {
     const upgrade = opts.upgrade != null
     const resend = retry ? route : null
     const link = upgrade ? route.nextUpgrade() : route.next()
-    if (link !== null) return sendOver(link, opts, handler, resend)
+    if (link !== null) return sendOver(link, opts, handler, resend, dispatch)
     if (route.onMesh) {
       route.countMesh()
       return dispatch(opts, handler)
@@ -117,7 +117,7 @@ export default function createMeshPortInterceptor (options = {}) {
     // real HTTP any more: light-my-request rewires Express's request prototypes.)
     route.refresh().then(() => {
       const linked = upgrade ? route.nextUpgrade() : route.next()
-      if (linked !== null) return sendOver(linked, opts, handler, resend)
+      if (linked !== null) return sendOver(linked, opts, handler, resend, dispatch)
       route.countMesh()
       dispatch(opts, handler)
     }).catch((err) => failHandler(handler, err))

@@ -63,6 +63,8 @@ export class OldApiView extends Settling {
     this.resender = null
     /** @type {import('undici').Dispatcher.DispatchOptions | null} what to send again */
     this.opts = null
+    /** @type {import('undici').Dispatcher['dispatch'] | null} the mesh's, for a refused request no worker took */
+    this.mesh = null
     this.answered = false
     this.connected = false
     /** @type {(reason?: Error) => void} */
@@ -72,10 +74,12 @@ export class OldApiView extends Settling {
   /**
    * @param {Resender} resender
    * @param {import('undici').Dispatcher.DispatchOptions} opts
+   * @param {import('undici').Dispatcher['dispatch'] | null} [mesh]
    */
-  resendVia (resender, opts) {
+  resendVia (resender, opts, mesh = null) {
     this.resender = resender
     this.opts = opts
+    this.mesh = mesh
   }
 
   /** @param {(reason?: Error) => void} abort @param {object} context */

@@ -2,7 +2,8 @@
 // counted where it goes (the link's calls, its counter, its load in flight) and handed to the
 // Pool as the view of the caller's handler; a GET, HEAD or OPTIONS without a body may be sent
 // again through the route given, nothing else (and not with `retry: false`), and is, by
-// resendElsewhere, only when its worker died (CLOSED) and another live one can take it.
+// resendElsewhere, only when its worker died (CLOSED) and another live one can take it, or
+// when its stopping worker refused it (REFUSED) and none was linked: then to the mesh.
 import t from 'tap'
 import { ChannelError, CODES } from '../../lib/errors.js'
 import { dispatchOn, resendElsewhere, sendOver } from '../../lib/mesh-port/send.js'
@@ -64,10 +65,12 @@ t.test('only a GET, HEAD or OPTIONS without a body may be sent again, and only g
   for (const [what, opts, resend, resent] of cases) {
     const { link, dispatched } = fakeLink()
     const full = { origin: 'http://target.plt.local', path: '/', ...opts }
-    sendOver(link, full, oldApi(), resend)
+    const mesh = () => true
+    sendOver(link, full, oldApi(), resend, mesh)
     const { view } = dispatched[0]
     t.equal(view.resender, resent ? route : null, `${what}: ${resent ? 'may be resent' : 'never resent'}`)
     t.equal(view.opts, resent ? full : null)
+    t.equal(view.mesh, resent ? mesh : null, `${what}: ${resent ? 'may go to the mesh' : 'never to the mesh'}`)
   }
 })
 
@@ -110,4 +113,46 @@ t.test('resendElsewhere: a request whose worker died (CLOSED) moves to another l
   t.same([from.link.inFlight, to.link.inFlight, to.link.calls], [0, 1, 1])
   t.equal(from.link.calls, 1, 'the first send stays counted where it went')
   t.same(retried, [['crashed', from.link, to.link]], 'counted and logged as a retry by the route')
+})
+
+t.test('resendElsewhere: a request its stopping worker refused, with no worker linked to take it, goes to the mesh', async (t) => {
+  const from = fakeLink()
+  let meshCalls = 0
+  const route = /** @type {any} */ ({
+    linked: { other: () => t.fail('a refusal already waited for another worker (caller-socket move)') },
+    retried: () => t.fail('not a retry on a worker'),
+    countMesh: () => { meshCalls++ },
+    resend: (/** @type {any} */ view, /** @type {Error} */ err) => resendElsewhere(route, view, err)
+  })
+  /** @type {{ opts: any, handler: any }[]} */
+  const toMesh = []
+  const mesh = (/** @type {any} */ opts, /** @type {any} */ handler) => { toMesh.push({ opts, handler }); return true }
+  const refused = new ChannelError('target', CODES.REFUSED, 'worker stopping: the request was refused and no other worker could take it')
+
+  const opts = { origin: 'http://target.plt.local', path: '/', method: 'GET' }
+  sendOver(from.link, opts, oldApi(), route)
+  t.notOk(resendElsewhere(route, from.dispatched[0].view, refused), 'no mesh given: the caller sees the refusal')
+
+  sendOver(from.link, opts, oldApi(), route, mesh)
+  const view = from.dispatched[1].view
+  t.equal(from.link.inFlight, 2)
+  t.ok(resendElsewhere(route, view, refused), 'handed on')
+  t.equal(toMesh.length, 1)
+  t.equal(toMesh[0].handler, view, 'as the same view: the caller\'s handler sees one request')
+  t.equal(toMesh[0].opts, opts, 'with the options it was first sent with')
+  t.equal(meshCalls, 1, 'counted as a call over the mesh')
+  t.equal(from.link.inFlight, 1, 'no longer in flight on the worker that refused it')
+  view.onComplete(null)
+  t.equal(from.link.inFlight, 1, 'its end over the mesh is not counted against the link again')
+
+  // the mesh throws as it is called when it has no worker of the app: the caller's handler gets that error
+  meshCalls = 0
+  /** @type {Error[]} */
+  const errors = []
+  sendOver(from.link, opts, { ...oldApi(), onError: (/** @type {Error} */ err) => { errors.push(err) } }, route,
+    () => { throw new Error('No target found for target.plt.local in thread 1.') })
+  from.dispatched[2].view.onError(refused) // as the Pool reports the refusal
+  t.same(errors.map((e) => e.message), ['No target found for target.plt.local in thread 1.'], 'the mesh\'s error, once, to the caller\'s handler')
+  t.equal(meshCalls, 1, 'counted over the mesh')
+  t.equal(from.link.inFlight, 1, 'settled once')
 })
