@@ -86,7 +86,7 @@ function rowsOf (run) {
       const failed = s.failed === 0 ? 'no call failed' : `${s.failed} failed: ${Object.entries(s.failedByCode).map(([code, n]) => `${n}×${code}`).join(' ')}`
       return [['scaler', run.target, verdict(run.ok), [
         `${s.application}: ${s.workers.from}→${s.workers.left} workers ${s.downAtMs === null ? 'not done' : `in ${(s.downAtMs / 1000).toFixed(1)} s`} (the scaler's steps: ${[s.workers.from, ...s.scaledDown].join('→')}); ${s.callers} callers, ${s.calls} calls to ${s.target}: ${failed}`,
-        `answers per ${s.application} worker: ${Object.entries(s.answersByWorker).map(([w, n]) => `${w}: ${n}`).join(', ')}; kept-alive connections reset as a worker closed them, the GET sent again: ${s.resetAtEntry}` +
+        `answers per ${s.application} worker: ${Object.entries(s.answersByWorker).map(([w, n]) => `${w}: ${n}`).join(', ')}; connections to the entry reset as a worker closed them, the GET sent again: ${s.resetAtEntry}` +
           (s.httpPortCalls === undefined ? '' : `; over http-port ${s.httpPortCalls}, mesh ${s.meshCalls}`),
         ...(s.failed > 0 ? [`e.g. ${s.failedSamples[0]}`] : []),
         ...(run.ok ? [] : [firstFailure])

@@ -15,5 +15,5 @@ test('the caller goes from 3 workers to 1 under load: over the drop-in no call f
   t.same(s.scaledDown, [2, 1], 'one at a time: 3 → 2 → 1 (the runtime\'s log)')
   t.equal(s.failed, 0, `none of ${s.calls} calls failed: ${JSON.stringify(s.failedByCode)}`)
   t.ok(s.httpPortCalls > 0, `${s.httpPortCalls} calls to two over http-port`)
-  t.comment(`answers per front worker ${JSON.stringify(s.answersByWorker)}; kept-alive connections reset at the entry and sent again: ${s.resetAtEntry}`)
+  t.comment(`answers per front worker ${JSON.stringify(s.answersByWorker)}; connections reset at the entry and the GET sent again: ${s.resetAtEntry}`)
 })
